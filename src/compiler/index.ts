@@ -1,1 +1,49 @@
-export {};
+/**
+ * mcpgen's compiler: schemas/ → load → check → normalize → IR → emit → write.
+ * `build()` is the whole pipeline; each stage lives in its own module (see ARCHITECTURE.md).
+ */
+import { readFileSync } from "node:fs";
+import { openCache } from "./cache.js";
+import { check } from "./check.js";
+import { configProblems, resolveConfig, type BuildConfig, type BuildOptions } from "./config.js";
+import { DiagnosticError, type Diagnostic } from "./diagnostics.js";
+import { emit } from "./emit/index.js";
+import { toIR } from "./ir.js";
+import { load } from "./load.js";
+import { normalize } from "./normalize.js";
+import { compareOutput, OutputError, write, type Comparison, type WriteResult } from "./write.js";
+
+export { DiagnosticError, formatDiagnostic, type Diagnostic } from "./diagnostics.js";
+export { resolveConfig, DEFAULTS, type BuildConfig, type BuildOptions } from "./config.js";
+export { OutputError, type Comparison, type WriteResult } from "./write.js";
+
+export const VERSION: string = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+
+export type BuildResult =
+  | ({ mode: "write"; config: BuildConfig; tools: number } & WriteResult)
+  | ({ mode: "check"; config: BuildConfig; tools: number; upToDate: boolean } & Comparison);
+
+/** Compiles a schemas folder. Throws `DiagnosticError` (with every problem) before writing anything. */
+export async function build(options: BuildOptions = {}): Promise<BuildResult> {
+  const config = resolveConfig(options);
+  const problems = configProblems(config);
+  if (problems.length) throw new OutputError(problems.join("\n"));
+  const diagnostics: Diagnostic[] = [];
+  const gate = <T>(result: T & { diagnostics: Diagnostic[] }): T => (diagnostics.push(...result.diagnostics), result);
+
+  const { sources } = gate(await load(config.schemasDir, config.cwd));
+  const { checked } = gate(check(sources));
+  const { normalized } = checked ? gate(normalize(checked)) : { normalized: undefined };
+  if (diagnostics.length || !checked || !normalized) throw new DiagnosticError(diagnostics);
+  const ir = toIR(checked, normalized);
+  const emitted = gate(await emit(ir, config, openCache(config.cacheDir), VERSION));
+  if (diagnostics.length) throw new DiagnosticError(diagnostics);
+
+  const tools = ir.tools.length;
+  if (config.check) {
+    const comparison = await compareOutput(emitted, config);
+    const upToDate = !comparison.changed.length && !comparison.missing.length && !comparison.extra.length && !comparison.missingHandlers.length;
+    return { mode: "check", config, tools, upToDate, ...comparison };
+  }
+  return { mode: "write", config, tools, ...(await write(emitted, config)) };
+}

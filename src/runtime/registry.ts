@@ -2,7 +2,11 @@
  * The shape of a generated `registry.gen.ts`: the only thing the runtime knows about a server.
  * `mcpgen build` emits it; `format` changes whenever this contract changes incompatibly.
  */
-import type { ToolHandler } from "./handler.js";
+import type { ToolContext } from "./handler.js";
+
+/** Any tool handler, as the registry sees it (the typed contract is in generated/handlers.gen.ts). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyToolHandler = (input: any, ctx: ToolContext) => Promise<unknown>;
 
 /** One error of a precompiled (ajv standalone) validator. */
 export interface ValidationError {
@@ -47,8 +51,7 @@ export interface ToolEntry {
   /** Loads the tool's validators on first use (a large server does not load them all at start-up). */
   readonly validators: () => Promise<ToolValidators>;
   /** Loads the user's handler module on first use. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  readonly handler: () => Promise<{ default: ToolHandler<any, any> }>;
+  readonly handler: () => Promise<{ default: AnyToolHandler }>;
 }
 
 export interface ServerInfo {

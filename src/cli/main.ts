@@ -1,0 +1,87 @@
+/** The `mcpgen` command line: `build` and `init`. Messages go to stderr; exit 0 ok, 1 problems, 2 usage. */
+import { Command, CommanderError, Option } from "commander";
+import { build, DEFAULTS, DiagnosticError, OutputError, VERSION, type BuildResult } from "../compiler/index.js";
+import { init } from "../init/index.js";
+
+const say = (line: string) => process.stderr.write(line + "\n");
+
+export function program(): Command {
+  const cli = new Command("mcpgen")
+    .description("Schema-first code generator for Model Context Protocol servers")
+    .version(VERSION, "-v, --version")
+    .showHelpAfterError()
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s), writeOut: (s) => process.stdout.write(s) });
+
+  cli
+    .command("build")
+    .description("compile a schemas folder into types, validators, a registry, a server entry and handler stubs")
+    .argument("[schemas]", "the schemas folder", DEFAULTS.schemas)
+    .option("-o, --out <dir>", "output folder, owned by mcpgen and replaced whole", DEFAULTS.out)
+    .option("-H, --handlers <dir>", "handler folder; missing stubs are created, existing files never touched", DEFAULTS.handlers)
+    .option("-c, --check", "write nothing; exit 1 if the output folder or a handler file is missing or stale")
+    .option("--no-cache", "recompile everything (the cache lives in node_modules/.cache/mcpgen)")
+    .addOption(new Option("-q, --quiet", "print only problems"))
+    .action(async (schemas: string, opts: { out: string; handlers: string; check?: boolean; cache: boolean; quiet?: boolean }) => {
+      const started = performance.now();
+      const result = await build({ schemas, out: opts.out, handlers: opts.handlers, check: opts.check ?? false, cache: opts.cache });
+      report(result, (performance.now() - started) / 1000, opts.quiet ?? false);
+      if (result.mode === "check" && !result.upToDate) process.exitCode = 1;
+    });
+
+  cli
+    .command("init")
+    .description("scaffold a new server project: package.json, tsconfig, schemas/ with an example tool, handlers")
+    .argument("<dir>", "folder to create (must not exist or be empty)")
+    .option("-n, --name <name>", "server name (default: the folder's name)")
+    .action(async (dir: string, opts: { name?: string }) => {
+      const created = await init(dir, opts.name === undefined ? {} : { name: opts.name });
+      say(`mcpgen: created ${created.dir} (${created.files.length} files)`);
+      say(`next: cd ${created.dir} && npm install && npm run build && npm start`);
+    });
+  return cli;
+}
+
+function report(result: BuildResult, seconds: number, quiet: boolean): void {
+  const out = result.config.outDir;
+  const time = `${seconds.toFixed(2)} s`;
+  if (result.mode === "check") {
+    if (result.upToDate) {
+      if (!quiet) say(`mcpgen: ${result.tools} tools, output is up to date (${time})`);
+      return;
+    }
+    say(`mcpgen: output is out of date; run \`mcpgen build\` and commit the result:`);
+    for (const f of result.changed) say(`  changed  ${f}`);
+    for (const f of result.missing) say(`  missing  ${f}`);
+    for (const f of result.extra) say(`  extra    ${f}`);
+    for (const f of result.missingHandlers) say(`  missing handler  ${f}`);
+    return;
+  }
+  if (quiet) return;
+  const changes = result.updated.length + result.removed.length;
+  say(
+    `mcpgen: ${result.tools} tools → ${out.startsWith(result.config.cwd) ? out.slice(result.config.cwd.length + 1) || "." : out}/ ` +
+      `(${changes ? `${result.updated.length} written, ${result.removed.length} removed` : "unchanged"}, ${time})`,
+  );
+  for (const f of result.createdHandlers) say(`  created handler ${f} (yours to edit)`);
+}
+
+export async function main(argv: string[] = process.argv): Promise<void> {
+  try {
+    await program().parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      process.exitCode = error.exitCode === 0 ? 0 : 2;
+    } else if (error instanceof DiagnosticError) {
+      say(error.message);
+      say(`mcpgen: ${error.diagnostics.length} problem${error.diagnostics.length === 1 ? "" : "s"}; nothing was written`);
+      process.exitCode = 1;
+    } else if (error instanceof OutputError) {
+      say(`mcpgen: ${error.message}`);
+      process.exitCode = 1;
+    } else {
+      say(`mcpgen: internal error: ${(error as Error).stack ?? String(error)}`);
+      process.exitCode = 1;
+    }
+  }
+}

@@ -1,0 +1,69 @@
+/** The ajv instances mcpgen compiles with, one per supported JSON Schema dialect. */
+import { _, Ajv, type ErrorObject, type Options } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import { fullFormats } from "ajv-formats/dist/formats.js";
+import { pointerJoin, type Diagnostic } from "./diagnostics.js";
+
+export type Dialect = "2020-12" | "draft-07";
+
+export const DIALECT_URIS: Record<string, Dialect> = {
+  "https://json-schema.org/draft/2020-12/schema": "2020-12",
+  "https://json-schema.org/draft/2020-12/schema#": "2020-12",
+  "http://json-schema.org/draft-07/schema": "draft-07",
+  "http://json-schema.org/draft-07/schema#": "draft-07",
+};
+
+export const KNOWN_FORMATS = new Set(Object.keys(fullFormats));
+
+// ajv-formats is CommonJS: its default export arrives wrapped under plain Node ESM.
+export const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule) as unknown as <T extends Ajv>(ajv: T) => T;
+
+const options: Options = {
+  // Standalone code: formats are referenced from ajv-formats, which `emit` turns into an ESM import.
+  code: { source: true, esm: true, lines: false, formats: _`require("ajv-formats/dist/formats").fullFormats` },
+  strict: true,
+  strictTypes: false,
+  strictTuples: false,
+  allErrors: true,
+  validateFormats: true,
+};
+
+const shared = new Map<Dialect, Ajv>();
+
+/**
+ * A fresh compiling instance. Each tool gets its own, so that the names in its standalone code
+ * (`validate0`, `schema1`, ...) depend on that tool alone: same input, same bytes, cached or not.
+ */
+export function createAjv(dialect: Dialect, extensionKeywords: Iterable<string> = []): Ajv {
+  const ajv = dialect === "2020-12" ? new Ajv2020(options) : new Ajv(options);
+  addFormats(ajv);
+  // `x-` extension keywords are annotations; registering them lets strict mode accept them.
+  for (const keyword of extensionKeywords) ajv.addKeyword(keyword);
+  return ajv;
+}
+
+/** A shared instance, for validating schemas against their dialect's meta-schema. */
+export function ajvFor(dialect: Dialect): Ajv {
+  let ajv = shared.get(dialect);
+  if (!ajv) shared.set(dialect, (ajv = createAjv(dialect)));
+  return ajv;
+}
+
+/** ajv errors as diagnostics, each at the exact place in `file`. */
+export function ajvDiagnostics(errors: readonly ErrorObject[] | null | undefined, file: string, base: string): Diagnostic[] {
+  return (errors ?? [])
+    .filter((e) => e.keyword !== "if" && e.keyword !== "anyOf")
+    .map((e) => {
+      const pointer = base + e.instancePath;
+      const params = e.params as Record<string, unknown>;
+      if (e.keyword === "additionalProperties")
+        return { file, pointer: pointerJoin(pointer, String(params.additionalProperty)), message: "unknown property" };
+      if (e.keyword === "required")
+        return { file, pointer, message: `missing required property "${String(params.missingProperty)}"` };
+      if (e.keyword === "enum")
+        return { file, pointer, message: `must be one of ${JSON.stringify(params.allowedValues)}` };
+      return { file, pointer, message: e.message ?? e.keyword };
+    });
+}

@@ -1,0 +1,294 @@
+/**
+ * check: validate every input file against mcpgen's meta-schemas and the dialect's JSON Schema
+ * meta-schema, then run the named rules. In: `Sources`. Out: `Checked` (typed input files, resolved
+ * hints) plus diagnostics. Files that fail their meta-schema are left out of later stages.
+ */
+import { Ajv2020 } from "ajv/dist/2020.js";
+import path from "node:path";
+import type { SourceDoc, Sources } from "./load.js";
+import { addFormats, ajvDiagnostics, ajvFor, DIALECT_URIS, KNOWN_FORMATS, type Dialect } from "./ajv.js";
+import { pointerJoin, type Diagnostic } from "./diagnostics.js";
+import {
+  annotationsFileSchema,
+  BUILTIN_PRESETS,
+  HINT_KEYS,
+  serverFileSchema,
+  toolFileSchema,
+  type Hints,
+} from "./meta-schemas.js";
+import { KNOWN_KEYWORDS, walkSchema } from "./schema-walk.js";
+import { typeName } from "./names.js";
+
+export interface ServerFile {
+  name: string;
+  version: string;
+  title?: string;
+  description?: string;
+  instructions?: string;
+  websiteUrl?: string;
+  icons?: Record<string, unknown>[];
+}
+
+export interface ToolExample {
+  description?: string;
+  input: unknown;
+  output?: unknown;
+}
+
+export interface ToolFile {
+  doc: SourceDoc;
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown> | boolean;
+  outputSchema?: Record<string, unknown> | boolean;
+  icons?: Record<string, unknown>[];
+  _meta?: Record<string, unknown>;
+  hidden?: boolean;
+  examples?: ToolExample[];
+}
+
+export interface CheckedTool {
+  file: ToolFile;
+  dialect: Dialect;
+  hints: Hints;
+}
+
+export interface Checked {
+  server: ServerFile;
+  serverDoc: SourceDoc;
+  annotationsDoc: SourceDoc | undefined;
+  tools: CheckedTool[];
+  defs: { doc: SourceDoc; dialect: Dialect }[];
+}
+
+const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+const metaAjv = addFormats(new Ajv2020({ allErrors: true, strict: false }));
+const validateServer = metaAjv.compile(serverFileSchema);
+const validateAnnotations = metaAjv.compile(annotationsFileSchema);
+const validateTool = metaAjv.compile(toolFileSchema);
+
+interface Context {
+  diagnostics: Diagnostic[];
+  report(doc: SourceDoc, pointer: string, message: string): void;
+}
+
+export function check(sources: Sources): { checked: Checked | undefined; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const ctx: Context = { diagnostics, report: (doc, pointer, message) => diagnostics.push({ file: doc.file, pointer, message }) };
+
+  const server = checkServer(sources, ctx);
+  const defs = sources.defs.flatMap((doc) => {
+    const dialect = checkSchema(doc.value, doc, "", undefined, ctx);
+    return dialect ? [{ doc, dialect }] : [];
+  });
+  const tools = sources.tools.flatMap((doc) => checkToolFile(doc, ctx));
+  for (const [name, rule] of toolRules) rule(tools, ctx, name);
+  const manifest = checkManifest(sources.annotations, tools, ctx);
+  const checkedTools = tools.flatMap((t) => {
+    const dialect = checkSchema(t.inputSchema, t.doc, "/inputSchema", undefined, ctx);
+    const outDialect = t.outputSchema === undefined ? dialect : checkSchema(t.outputSchema, t.doc, "/outputSchema", dialect, ctx);
+    const hints = manifest.get(t.name);
+    return dialect && outDialect && hints ? [{ file: t, dialect, hints }] : [];
+  });
+  if (!server) return { checked: undefined, diagnostics };
+  return { checked: { server: server.value, serverDoc: server.doc, annotationsDoc: sources.annotations, tools: checkedTools, defs }, diagnostics };
+}
+
+function checkServer(sources: Sources, ctx: Context): { value: ServerFile; doc: SourceDoc } | undefined {
+  const doc = sources.server;
+  if (!doc) {
+    ctx.diagnostics.push({
+      file: path.posix.join(displayDir(sources), "server.json"),
+      pointer: "",
+      message: 'missing: every server needs a server.json with at least "name" and "version"',
+    });
+    return undefined;
+  }
+  if (!validateServer(doc.value)) {
+    ctx.diagnostics.push(...ajvDiagnostics(validateServer.errors, doc.file, ""));
+    return undefined;
+  }
+  return { value: doc.value as unknown as ServerFile, doc };
+}
+
+function checkToolFile(doc: SourceDoc, ctx: Context): ToolFile[] {
+  if (!validateTool(doc.value)) {
+    ctx.diagnostics.push(
+      ...ajvDiagnostics(validateTool.errors, doc.file, "").map((d) =>
+        d.pointer === "/annotations" ? { ...d, message: "unknown property: behaviour hints belong in annotations.json" } : d,
+      ),
+    );
+    return [];
+  }
+  const value = doc.value as Omit<ToolFile, "doc" | "name"> & { name?: string };
+  const name = value.name ?? path.posix.basename(doc.rel).replace(/\.(json|ya?ml)$/i, "");
+  return [{ ...value, name, doc }];
+}
+
+type ToolRule = (tools: ToolFile[], ctx: Context, rule: string) => void;
+
+/** Named rules over all tool files; the names document what is checked. */
+const toolRules = new Map<string, ToolRule>([
+  [
+    "tool names are 1-128 characters of A-Z a-z 0-9 _ . -",
+    (tools, ctx) => {
+      for (const t of tools)
+        if (!NAME.test(t.name))
+          ctx.report(
+            t.doc,
+            t.doc.value && (t.doc.value as { name?: unknown }).name !== undefined ? "/name" : "",
+            `invalid tool name ${JSON.stringify(t.name)}: use 1-128 characters of A-Z a-z 0-9 _ . -`,
+          );
+    },
+  ],
+  [
+    "tool names are unique",
+    (tools, ctx) => {
+      const seen = new Map<string, ToolFile>();
+      for (const t of tools) {
+        const first = seen.get(t.name);
+        if (first) ctx.report(t.doc, "/name", `duplicate tool name "${t.name}" (also defined in ${first.doc.file})`);
+        else seen.set(t.name, t);
+      }
+    },
+  ],
+  [
+    "handler files and type names do not collide, even on case-insensitive file systems",
+    (tools, ctx) => {
+      const byFile = new Map<string, ToolFile>();
+      const byType = new Map<string, ToolFile>();
+      for (const t of tools) {
+        const fileKey = t.name.toLowerCase();
+        const other = byFile.get(fileKey);
+        if (other && other.name !== t.name)
+          ctx.report(t.doc, "/name", `tool "${t.name}" and tool "${other.name}" (${other.doc.file}) would share a handler file on case-insensitive file systems`);
+        byFile.set(fileKey, t);
+        const type = typeName(t.name);
+        const clash = byType.get(type);
+        if (clash && clash.name !== t.name && clash.name.toLowerCase() !== fileKey)
+          ctx.report(t.doc, "/name", `tool "${t.name}" and tool "${clash.name}" (${clash.doc.file}) would both be named ${type} in generated types`);
+        byType.set(type, t);
+      }
+    },
+  ],
+]);
+
+/**
+ * Validates the annotation manifest and resolves every tool's hints (presets expanded, then the tool's
+ * own hints on top). Tools whose hints cannot be resolved are missing from the result.
+ */
+function checkManifest(doc: SourceDoc | undefined, tools: ToolFile[], ctx: Context): Map<string, Hints> {
+  const resolved = new Map<string, Hints>();
+  type Entry = string | string[] | ({ preset?: string | string[] } & Hints);
+  let manifest: { requireHints?: boolean; presets?: Record<string, Hints>; tools?: Record<string, Entry> } = {};
+  if (doc) {
+    if (!validateAnnotations(doc.value)) {
+      ctx.diagnostics.push(
+        ...ajvDiagnostics(validateAnnotations.errors, doc.file, "").map((d) =>
+          d.message === "unknown property" && /^\/(presets|tools)\/[^/]+\//.test(d.pointer)
+            ? { ...d, message: `unknown hint: use ${HINT_KEYS.join(", ")}` }
+            : d,
+        ),
+      );
+      return resolved;
+    }
+    manifest = doc.value as typeof manifest;
+  }
+  const presets = { ...BUILTIN_PRESETS, ...manifest.presets };
+  const requireHints = manifest.requireHints ?? true;
+  const names = new Set(tools.map((t) => t.name));
+  const where = doc?.file ?? "annotations.json";
+
+  for (const [tool, entry] of Object.entries(manifest.tools ?? {})) {
+    if (!names.has(tool) && doc) ctx.report(doc, pointerJoin("/tools", tool), `no tool named "${tool}" (known: ${[...names].sort().join(", ") || "none"})`);
+  }
+  for (const [name, hints] of Object.entries(manifest.presets ?? {})) {
+    if (doc) checkContradiction(hints, doc, pointerJoin("/presets", name), ctx);
+  }
+  for (const t of tools) {
+    const entry = manifest.tools?.[t.name];
+    if (entry === undefined) {
+      if (requireHints && tools.length > 0) {
+        ctx.report(
+          t.doc,
+          "",
+          `tool "${t.name}" has no behaviour hints in ${where}: add it under "tools" (e.g. "${t.name}": "readOnly"), or set "requireHints": false`,
+        );
+        continue;
+      }
+      resolved.set(t.name, {});
+      continue;
+    }
+    const at = pointerJoin("/tools", t.name);
+    const { preset, ...own } = typeof entry === "string" || Array.isArray(entry) ? { preset: entry } : entry;
+    const list = preset === undefined ? [] : Array.isArray(preset) ? preset : [preset];
+    let hints: Hints = {};
+    let ok = true;
+    list.forEach((p, i) => {
+      const found = Object.hasOwn(presets, p) ? presets[p] : undefined;
+      if (!found) {
+        ok = false;
+        const pointer = typeof entry === "string" ? at : Array.isArray(entry) ? pointerJoin(at, i) : pointerJoin(at, "preset", ...(Array.isArray(preset) ? [i] : []));
+        ctx.report(doc!, pointer, `unknown preset "${p}" (known: ${Object.keys(presets).sort().join(", ")})`);
+      } else hints = { ...hints, ...found };
+    });
+    hints = { ...hints, ...own };
+    if (ok && checkContradiction(hints, doc!, at, ctx)) resolved.set(t.name, hints);
+  }
+  return resolved;
+}
+
+function checkContradiction(hints: Hints, doc: SourceDoc, pointer: string, ctx: Context): boolean {
+  if (hints.readOnlyHint === true && hints.destructiveHint === true) {
+    ctx.report(doc, pointer, "contradictory hints: readOnlyHint and destructiveHint are both true");
+    return false;
+  }
+  return true;
+}
+
+/**
+ * Checks one JSON Schema: dialect, validity against the dialect's meta-schema, known keywords and formats,
+ * supported `$id`/anchors. Returns the dialect, or undefined when the schema is unusable.
+ */
+function checkSchema(schema: unknown, doc: SourceDoc, base: string, parent: Dialect | undefined, ctx: Context): Dialect | undefined {
+  if (typeof schema === "boolean") return parent ?? "2020-12";
+  if (schema === null || typeof schema !== "object" || Array.isArray(schema)) {
+    ctx.report(doc, base, "must be a JSON Schema object");
+    return undefined;
+  }
+  const declared = (schema as { $schema?: unknown }).$schema;
+  let dialect: Dialect = parent ?? "2020-12";
+  if (declared !== undefined) {
+    const known = typeof declared === "string" ? DIALECT_URIS[declared] : undefined;
+    if (!known) {
+      ctx.report(doc, pointerJoin(base, "$schema"), `unsupported dialect ${JSON.stringify(declared)}: use JSON Schema 2020-12 (the default) or draft-07`);
+      return undefined;
+    }
+    dialect = known;
+  }
+  const before = ctx.diagnostics.length;
+  const ajv = ajvFor(dialect);
+  if (!ajv.validateSchema(schema)) ctx.diagnostics.push(...ajvDiagnostics(ajv.errors, doc.file, base));
+  walkSchema(schema, base, (node, pointer) => {
+    for (const keyword of Object.keys(node)) {
+      if (!keyword.startsWith("x-") && !KNOWN_KEYWORDS.has(keyword))
+        ctx.report(doc, pointerJoin(pointer, keyword), `unknown keyword "${keyword}" (extension keywords start with "x-")`);
+    }
+    if (typeof node.format === "string" && !KNOWN_FORMATS.has(node.format))
+      ctx.report(doc, pointerJoin(pointer, "format"), `unknown format "${node.format}"`);
+    if (node.$id !== undefined && !(pointer === "" && doc.rel.startsWith("defs/")))
+      ctx.report(doc, pointerJoin(pointer, "$id"), "$id is only supported at the root of a defs/ file ($ref resolves against file paths)");
+    for (const keyword of ["$anchor", "$dynamicRef", "$dynamicAnchor"])
+      if (node[keyword] !== undefined) ctx.report(doc, pointerJoin(pointer, keyword), `${keyword} is not supported: use "$ref" with a JSON pointer`);
+    if (pointer !== base && node.$schema !== undefined)
+      ctx.report(doc, pointerJoin(pointer, "$schema"), "$schema is only allowed at the root of a schema");
+  });
+  return ctx.diagnostics.length === before ? dialect : undefined;
+}
+
+function displayDir(sources: Sources): string {
+  const first = sources.all[0];
+  return first ? first.file.slice(0, first.file.length - first.rel.length - 1) : path.basename(sources.dir);
+}

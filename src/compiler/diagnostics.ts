@@ -1,0 +1,68 @@
+/** Diagnostics: every problem in the input, as `file#/json/pointer: message`. */
+
+export interface Diagnostic {
+  /** The file, relative to the working directory, with forward slashes. */
+  file: string;
+  /** A JSON pointer into the file ("" for the whole file). */
+  pointer: string;
+  message: string;
+}
+
+export function formatDiagnostic(d: Diagnostic): string {
+  return `${d.file}#${encodeURI(d.pointer).replace(/#/g, "%23")}: ${d.message}`;
+}
+
+/** Sorted by file, then pointer, then message; duplicates removed. */
+export function sortDiagnostics(list: readonly Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return [...list]
+    .sort((a, b) => compare(a.file, b.file) || compare(a.pointer, b.pointer) || compare(a.message, b.message))
+    .filter((d) => {
+      const key = formatDiagnostic(d);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+}
+
+/** Thrown by `build()` when the input has problems; carries all of them, sorted. */
+export class DiagnosticError extends Error {
+  readonly diagnostics: Diagnostic[];
+  constructor(diagnostics: readonly Diagnostic[]) {
+    const sorted = sortDiagnostics(diagnostics);
+    super(sorted.map(formatDiagnostic).join("\n"));
+    this.name = "DiagnosticError";
+    this.diagnostics = sorted;
+  }
+}
+
+/** Code-unit order, independent of locale, so output is the same on every machine. */
+export function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function pointerEscape(segment: string | number): string {
+  return String(segment).replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+export function pointerJoin(base: string, ...segments: (string | number)[]): string {
+  return base + segments.map((s) => "/" + pointerEscape(s)).join("");
+}
+
+export function pointerParse(pointer: string): string[] {
+  if (pointer === "") return [];
+  return pointer
+    .slice(1)
+    .split("/")
+    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+}
+
+/** The value at `pointer` in `root`, or undefined. */
+export function pointerGet(root: unknown, pointer: string): unknown {
+  let node = root;
+  for (const segment of pointerParse(pointer)) {
+    if (node === null || typeof node !== "object" || !Object.hasOwn(node, segment)) return undefined;
+    node = (node as Record<string, unknown>)[segment];
+  }
+  return node;
+}

@@ -1,0 +1,55 @@
+/**
+ * Handlebars rendering. Templates (in templates/) are logic-less and never print raw input: every value
+ * goes through a helper that makes it safe for the place it lands in.
+ *   {{json x}}     a JavaScript literal (JSON with U+2028/U+2029 escaped)
+ *   {{ident x}}    an identifier, checked against reserved words
+ *   {{comment x}}  a JSDoc block that text containing `*\/` cannot end
+ *   {{line x}}     text inside a `//` comment (line breaks folded)
+ *   {{code x}}     code produced by another generator (ajv, json-schema-to-typescript)
+ */
+import Handlebars from "handlebars";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { ident } from "../names.js";
+
+export const TEMPLATES_DIR = fileURLToPath(new URL("../../../templates/", import.meta.url));
+
+/** Branded string for code that another generator produced and mcpgen vouches for. */
+export interface Code {
+  readonly code: string;
+}
+
+const hbs = Handlebars.create();
+const safe = (text: string) => new hbs.SafeString(text);
+
+export function jsonLiteral(value: unknown): string {
+  return JSON.stringify(value).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+}
+
+export function docComment(text: string | undefined, indent = ""): string {
+  const lines = (text ?? "").trim().replace(/\*\//g, "*\\/").split(/\r\n|[\n\r\u2028\u2029]/);
+  return [`${indent}/**`, ...lines.map((l) => `${indent} *${l ? " " + l : ""}`), `${indent} */`].join("\n");
+}
+
+hbs.registerHelper("json", (value: unknown) => safe(jsonLiteral(value)));
+hbs.registerHelper("ident", (value: unknown) => safe(ident(String(value))));
+hbs.registerHelper("comment", (value: unknown) => safe(docComment(typeof value === "string" ? value : undefined)));
+hbs.registerHelper("line", (value: unknown) => safe(String(value).replace(/[\r\n\u2028\u2029]+/g, " ")));
+hbs.registerHelper("code", (value: unknown) => {
+  if (value === null || typeof value !== "object" || typeof (value as Code).code !== "string")
+    throw new Error("{{code}} takes a Code value");
+  return safe((value as Code).code);
+});
+hbs.registerPartial("header", readFileSync(TEMPLATES_DIR + "header.hbs", "utf8"));
+
+const compiled = new Map<string, HandlebarsTemplateDelegate>();
+
+/** Renders `templates/<name>.hbs` with a view-model; output always ends in exactly one newline. */
+export function render(name: string, view: object): string {
+  let template = compiled.get(name);
+  if (!template) {
+    template = hbs.compile(readFileSync(TEMPLATES_DIR + name + ".hbs", "utf8"), { strict: true, noEscape: false });
+    compiled.set(name, template);
+  }
+  return template(view).replace(/\r\n/g, "\n").replace(/\n*$/, "\n");
+}

@@ -1,0 +1,56 @@
+/** Types: one TypeScript declaration per type unit, made by json-schema-to-typescript (cached per unit). */
+import { compile, type Options } from "json-schema-to-typescript";
+import type { JSONSchema4 } from "json-schema";
+import { cacheKey, type Cache } from "../cache.js";
+import type { TypeUnit } from "../normalize.js";
+import type { Code } from "./render.js";
+
+const options: Partial<Options> = {
+  bannerComment: "",
+  format: false,
+  declareExternallyReferenced: true,
+  unreachableDefinitions: false,
+  ignoreMinAndMaxItems: true,
+  strictIndexSignatures: false,
+  unknownAny: true,
+};
+
+export async function emitTypeUnits(units: readonly TypeUnit[], cache: Cache, version: string): Promise<Code[]> {
+  return Promise.all(
+    units.map(async (unit) => {
+      const key = cacheKey("types", version, unit);
+      let code = cache.get(key);
+      if (code === undefined) {
+        code = await compileUnit(unit);
+        cache.set(key, code);
+      }
+      return { code };
+    }),
+  );
+}
+
+async function compileUnit(unit: TypeUnit): Promise<string> {
+  if (typeof unit.schema === "boolean") return `export type ${unit.name} = ${unit.schema ? "unknown" : "never"};`;
+  // The unit's name wins over any title of its own: names are decided by mcpgen, not by jstt.
+  const schema = { ...unit.schema, title: unit.name } as JSONSchema4;
+  return indent(await compile(schema, unit.name, options));
+}
+
+/** json-schema-to-typescript without prettier prints flat; indent by brace depth (comments included). */
+function indent(code: string): string {
+  let depth = 0;
+  let inComment = false;
+  return code
+    .trim()
+    .split("\n")
+    .map((line) => {
+      const text = line.trim();
+      if (!inComment && /^[}\]]/.test(text)) depth = Math.max(0, depth - 1);
+      const out = text ? "  ".repeat(depth) + (inComment || text.startsWith("*") ? " " + text.replace(/^\*/, "*") : text) : "";
+      if (text.startsWith("/*")) inComment = !text.endsWith("*/");
+      else if (inComment && text.endsWith("*/")) inComment = false;
+      else if (!inComment && /[{[]$/.test(text)) depth++;
+      return out;
+    })
+    .join("\n");
+}

@@ -1,0 +1,116 @@
+/**
+ * load: read the schemas folder in sorted order and parse every file (JSON, or YAML for .yaml/.yml).
+ * In: the schemas directory. Out: a `Sources` set of parsed documents, each remembering its file.
+ */
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { parseDocument } from "yaml";
+import { compare, type Diagnostic } from "./diagnostics.js";
+
+export interface SourceDoc {
+  /** Path for diagnostics: relative to the working directory, forward slashes. */
+  file: string;
+  /** Absolute file URL, the base for `$ref` resolution. */
+  url: string;
+  /** Path relative to the schemas folder, forward slashes (e.g. `tools/search.json`). */
+  rel: string;
+  value: unknown;
+  /** sha-free fingerprint of the raw text, for caching. */
+  text: string;
+}
+
+export interface Sources {
+  dir: string;
+  server: SourceDoc | undefined;
+  annotations: SourceDoc | undefined;
+  tools: SourceDoc[];
+  defs: SourceDoc[];
+  /** Every file loaded, including defs nested anywhere (for cross-file `$ref`). */
+  all: SourceDoc[];
+}
+
+const SCHEMA_FILE = /\.(json|ya?ml)$/i;
+
+export async function load(dir: string, cwd: string): Promise<{ sources: Sources; diagnostics: Diagnostic[] }> {
+  const diagnostics: Diagnostic[] = [];
+  const abs = path.resolve(cwd, dir);
+  const files = await listFiles(abs).catch((error: NodeJS.ErrnoException) => {
+    const file = toDisplay(cwd, abs);
+    diagnostics.push({
+      file,
+      pointer: "",
+      message: error.code === "ENOENT" ? "schemas folder not found" : `cannot read schemas folder: ${error.message}`,
+    });
+    return [] as string[];
+  });
+  const sources: Sources = { dir: abs, server: undefined, annotations: undefined, tools: [], defs: [], all: [] };
+  for (const file of files) {
+    const rel = path.relative(abs, file).split(path.sep).join("/");
+    const display = toDisplay(cwd, file);
+    const text = await readFile(file, "utf8");
+    const parsed = parse(text, /\.ya?ml$/i.test(file));
+    if ("error" in parsed) {
+      diagnostics.push({ file: display, pointer: "", message: parsed.error });
+      continue;
+    }
+    const doc: SourceDoc = { file: display, url: pathToFileURL(file).href, rel, value: parsed.value, text };
+    sources.all.push(doc);
+    const base = rel.replace(SCHEMA_FILE, "");
+    if (base === "server") sources.server = doc;
+    else if (base === "annotations") sources.annotations = doc;
+    else if (rel.startsWith("tools/") && !rel.slice(6).includes("/")) sources.tools.push(doc);
+    else if (rel.startsWith("defs/")) sources.defs.push(doc);
+    else if (!rel.includes("/"))
+      diagnostics.push({
+        file: display,
+        pointer: "",
+        message: "unexpected file: top-level files are server.json and annotations.json (tools go in tools/, shared definitions in defs/)",
+      });
+  }
+  return { sources, diagnostics };
+}
+
+/** Every schema file below `dir`, sorted by path (never trust readdir order). */
+async function listFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const out: string[] = [];
+  for (const entry of entries.sort((a, b) => compare(a.name, b.name))) {
+    if (entry.name.startsWith(".")) continue;
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await listFiles(full)));
+    else if (entry.isFile() && SCHEMA_FILE.test(entry.name)) out.push(full);
+  }
+  return out;
+}
+
+function parse(text: string, yaml: boolean): { value: unknown } | { error: string } {
+  if (yaml) {
+    const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false });
+    const error = doc.errors[0];
+    if (error) {
+      const [line, col] = error.linePos?.[0] ? [error.linePos[0].line, error.linePos[0].col] : [0, 0];
+      return { error: `invalid YAML (line ${line}, column ${col}): ${error.message.split("\n")[0]}` };
+    }
+    return { value: doc.toJS() };
+  }
+  try {
+    return { value: JSON.parse(text) };
+  } catch (error) {
+    return { error: `invalid JSON${jsonPosition(text, error)}: ${(error as Error).message}` };
+  }
+}
+
+function jsonPosition(text: string, error: unknown): string {
+  const match = /position (\d+)/.exec((error as Error).message);
+  if (!match) return "";
+  const before = text.slice(0, Number(match[1]));
+  const line = before.split("\n").length;
+  const col = before.length - before.lastIndexOf("\n");
+  return ` (line ${line}, column ${col})`;
+}
+
+export function toDisplay(cwd: string, file: string): string {
+  const rel = path.relative(cwd, file);
+  return (rel.startsWith("..") || path.isAbsolute(rel) ? file : rel).split(path.sep).join("/");
+}

@@ -1,0 +1,110 @@
+/**
+ * mcpgen's own meta-schemas: the shape of every input file. `check` validates each file against its
+ * meta-schema before any semantic rule runs.
+ */
+
+const icon = {
+  type: "object",
+  required: ["src"],
+  additionalProperties: false,
+  properties: {
+    src: { type: "string", minLength: 1 },
+    mimeType: { type: "string" },
+    sizes: { type: "array", items: { type: "string" } },
+    theme: { enum: ["light", "dark"] },
+  },
+};
+
+const icons = { type: "array", items: icon };
+const meta = { type: "object" };
+
+export const HINT_KEYS = ["title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const;
+export type Hints = Partial<{ title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean }>;
+
+const hints = {
+  title: { type: "string" },
+  readOnlyHint: { type: "boolean" },
+  destructiveHint: { type: "boolean" },
+  idempotentHint: { type: "boolean" },
+  openWorldHint: { type: "boolean" },
+};
+
+const presetRef = { type: "string", minLength: 1 };
+
+export const serverFileSchema = {
+  type: "object",
+  required: ["name", "version"],
+  additionalProperties: false,
+  properties: {
+    $schema: { type: "string" },
+    name: { type: "string", minLength: 1 },
+    version: { type: "string", minLength: 1 },
+    title: { type: "string" },
+    description: { type: "string" },
+    instructions: { type: "string" },
+    websiteUrl: { type: "string", format: "uri" },
+    icons,
+  },
+};
+
+export const annotationsFileSchema = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    $schema: { type: "string" },
+    requireHints: { type: "boolean" },
+    presets: {
+      type: "object",
+      additionalProperties: { type: "object", additionalProperties: false, properties: hints },
+    },
+    tools: {
+      type: "object",
+      additionalProperties: {
+        anyOf: [
+          presetRef,
+          { type: "array", items: presetRef, minItems: 1 },
+          {
+            type: "object",
+            additionalProperties: false,
+            properties: { preset: { anyOf: [presetRef, { type: "array", items: presetRef }] }, ...hints },
+          },
+        ],
+      },
+    },
+  },
+};
+
+export const toolFileSchema = {
+  type: "object",
+  required: ["inputSchema"],
+  additionalProperties: false,
+  properties: {
+    $schema: { type: "string" },
+    name: { type: "string" },
+    title: { type: "string" },
+    description: { type: "string" },
+    inputSchema: { type: ["object", "boolean"] },
+    outputSchema: { type: ["object", "boolean"] },
+    icons,
+    _meta: meta,
+    hidden: { type: "boolean" },
+    examples: {
+      type: "array",
+      items: {
+        type: "object",
+        required: ["input"],
+        additionalProperties: false,
+        properties: { description: { type: "string" }, input: {}, output: {} },
+      },
+    },
+  },
+};
+
+/** The presets every manifest has; a manifest may redefine them or add its own. */
+export const BUILTIN_PRESETS: Record<string, Hints> = {
+  readOnly: { readOnlyHint: true, openWorldHint: false },
+  create: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  update: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  delete: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  external: { openWorldHint: true },
+};

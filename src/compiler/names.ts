@@ -1,0 +1,27 @@
+/** Names derived from tool and file names for generated identifiers, checked against reserved words. */
+
+const RESERVED = new Set(
+  (
+    "break case catch class const continue debugger default delete do else enum export extends false finally for " +
+    "function if import in instanceof new null return super switch this throw true try typeof var void while with " +
+    "as implements interface let package private protected public static yield any boolean constructor declare get " +
+    "module require number set string symbol type from of unknown never object undefined await async"
+  ).split(" "),
+);
+
+/** `files.read-all` → `FilesReadAll`; names starting with a digit get a leading `T`. */
+export function typeName(name: string): string {
+  const pascal = name
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join("");
+  const safe = pascal === "" ? "T" : /^[0-9]/.test(pascal) ? "T" + pascal : pascal;
+  return RESERVED.has(safe) ? safe + "_" : safe;
+}
+
+/** A valid identifier, or an error: the last line of defence before a template prints it. */
+export function ident(name: string): string {
+  if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) || RESERVED.has(name)) throw new Error(`not a safe identifier: ${JSON.stringify(name)}`);
+  return name;
+}

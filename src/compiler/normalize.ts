@@ -1,0 +1,274 @@
+/**
+ * normalize: resolve every `$ref` (local, cross-file, shared definitions) at build time and merge the
+ * manifest's hints into each tool. In: `Checked`. Out: per tool a self-contained wire `inputSchema` /
+ * `outputSchema` (external documents bundled under `$defs`, root `$ref` inlined so the root keeps its
+ * `"type": "object"`) and ref-free type units for json-schema-to-typescript, plus diagnostics.
+ *
+ * Refs resolve against file paths: inside `inputSchema`/`outputSchema`, `#/...` points into that schema;
+ * `../defs/x.json#/...` points into a file in `defs/` (or into a defs file by its root `$id`).
+ */
+import type { Dialect } from "./ajv.js";
+import type { Checked, CheckedTool } from "./check.js";
+import { pointerGet, pointerJoin, pointerParse, type Diagnostic } from "./diagnostics.js";
+import type { SourceDoc } from "./load.js";
+import type { Hints } from "./meta-schemas.js";
+import { typeName } from "./names.js";
+import { isSchemaNode, walkSchema, type SchemaNode } from "./schema-walk.js";
+
+/** A named TypeScript type to generate, from a schema whose `$ref`s are already replaced by type names. */
+export interface TypeUnit {
+  name: string;
+  schema: SchemaNode | boolean;
+}
+
+export interface NormalizedTool {
+  tool: CheckedTool;
+  annotations: Hints;
+  inputSchema: SchemaNode;
+  outputSchema: SchemaNode | undefined;
+  inputType: string;
+  outputType: string | undefined;
+  /** Every defs/ file the tool's schemas use. */
+  uses: string[];
+}
+
+export interface Normalized {
+  tools: NormalizedTool[];
+  typeUnits: TypeUnit[];
+}
+
+/** Where a `$ref` points: a document (the tool's own schema, or a defs file) and a pointer in it. */
+interface Target {
+  /** `tool:<name>:input`, `tool:<name>:output`, or the defs file URL. */
+  doc: string;
+  pointer: string;
+}
+
+interface Root {
+  key: string;
+  schema: unknown;
+  /** Base URL for relative file refs. */
+  url: string;
+  file: string;
+  /** Pointer of the schema root inside its file, for diagnostics. */
+  at: string;
+}
+
+export function normalize(checked: Checked): { normalized: Normalized; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const defs = new Map<string, { doc: SourceDoc; dialect: Dialect }>();
+  for (const d of checked.defs) {
+    defs.set(d.doc.url, d);
+    const id = (d.doc.value as { $id?: unknown }).$id;
+    if (typeof id === "string") defs.set(id.replace(/#$/, ""), d);
+  }
+  const defRoot = (url: string): Root | undefined => {
+    const d = defs.get(url);
+    return d && { key: d.doc.url, schema: d.doc.value, url: d.doc.url, file: d.doc.file, at: "" };
+  };
+
+  /** Resolves a ref found in `root`; reports and returns undefined when it points nowhere. */
+  const resolve = (root: Root, ref: string, site: string): Target | undefined => {
+    const fail = (why: string) => {
+      diagnostics.push({ file: root.file, pointer: pointerJoin(site, "$ref"), message: `cannot resolve ${JSON.stringify(ref)}: ${why}` });
+      return undefined;
+    };
+    let pointer: string;
+    let target: Root | undefined;
+    if (ref.startsWith("#")) {
+      target = root;
+      pointer = decodeURIComponent(ref.slice(1));
+    } else {
+      let url: URL;
+      try {
+        url = new URL(ref, root.url);
+      } catch {
+        return fail("not a valid URI reference");
+      }
+      pointer = decodeURIComponent(url.hash.slice(1));
+      url.hash = "";
+      target = defRoot(url.href);
+      if (!target) {
+        if (url.protocol !== "file:") return fail("remote references are not fetched: copy the schema into defs/");
+        return fail("no such file in defs/ (cross-file references must point into the defs/ folder)");
+      }
+    }
+    if (pointer !== "" && !pointer.startsWith("/")) return fail("anchors are not supported: use a JSON pointer");
+    if (pointerGet(target.schema, pointer) === undefined) return fail(`${pointer} does not exist in ${target.file}`);
+    return { doc: target.key, pointer };
+  };
+
+  // Type units: one per tool input/output plus one per distinct `$ref` target, found by a worklist.
+  const units = new Map<string, { name: string; root: Root; pointer: string; preferred: string; fallback: string }>();
+  const unitKey = (t: Target) => `${t.doc}#${t.pointer}`;
+
+  const tools: NormalizedTool[] = [];
+  for (const tool of checked.tools) {
+    const file = tool.file;
+    const base = typeName(file.name);
+    const before = diagnostics.length;
+    const uses = new Set<string>();
+    const make = (which: "input" | "output"): { wire: SchemaNode; root: Root } | undefined => {
+      const schema = which === "input" ? file.inputSchema : file.outputSchema;
+      if (schema === undefined) return undefined;
+      const root: Root = { key: `tool:${file.name}:${which}`, schema, url: file.doc.url, file: file.doc.file, at: `/${which}Schema` };
+      const wire = bundle(root, tool.dialect, resolve, defRoot, uses, diagnostics);
+      if (wire && wire.type !== "object")
+        diagnostics.push({
+          file: file.doc.file,
+          pointer: root.at,
+          message: `${which}Schema must be an object schema: declare "type": "object" at its root${wire.type === undefined ? "" : ` (found ${JSON.stringify(wire.type)})`}`,
+        });
+      units.set(unitKey({ doc: root.key, pointer: "" }), { name: "", root, pointer: "", preferred: `${base}${which === "input" ? "Input" : "Output"}`, fallback: "" });
+      return wire && { wire, root };
+    };
+    const input = make("input");
+    const output = make("output");
+    if (diagnostics.length !== before || !input) continue;
+    tools.push({
+      tool,
+      annotations: tool.hints,
+      inputSchema: input.wire,
+      outputSchema: output?.wire,
+      inputType: `${base}Input`,
+      outputType: output ? `${base}Output` : undefined,
+      uses: [...uses].sort(),
+    });
+  }
+  if (diagnostics.length) return { normalized: { tools: [], typeUnits: [] }, diagnostics };
+
+  // Discover every ref target reachable from the tool roots; each becomes a named type.
+  const queue = [...units.values()];
+  while (queue.length) {
+    const unit = queue.pop()!;
+    walkSchema(pointerGet(unit.root.schema, unit.pointer), unit.root.at + unit.pointer, (node, site) => {
+      if (typeof node.$ref !== "string") return;
+      const target = resolve(unit.root, node.$ref, site);
+      if (!target || units.has(unitKey(target))) return;
+      const root = target.doc.startsWith("tool:") ? unit.root : defRoot(target.doc)!;
+      const last = pointerParse(target.pointer).at(-1);
+      const stem = target.doc.startsWith("tool:") ? units.get(unitKey({ doc: target.doc, pointer: "" }))!.preferred : typeName(fileStem(root.file));
+      const preferred = target.doc.startsWith("tool:") ? stem + typeName(last ?? "") : last ? typeName(last) : stem;
+      const next = { name: "", root, pointer: target.pointer, preferred, fallback: last ? stem + typeName(last) : stem };
+      units.set(unitKey(target), next);
+      queue.push(next);
+    });
+  }
+  assignNames([...units.values()]);
+
+  const typeUnits: TypeUnit[] = [...units.values()].map((unit) => ({
+    name: unit.name,
+    schema: typeSchema(pointerGet(unit.root.schema, unit.pointer), unit.pointer === "" ? unit.root.at : unit.root.at + unit.pointer, (ref, site) => {
+      const target = resolve(unit.root, ref, site)!;
+      return units.get(unitKey(target))!.name;
+    }),
+  }));
+  return { normalized: { tools, typeUnits }, diagnostics };
+}
+
+/** Names units by their preferred name; clashing ones fall back to a longer name, then a number. */
+function assignNames(units: { name: string; preferred: string; fallback: string; root: Root; pointer: string }[]): void {
+  const count = new Map<string, number>();
+  for (const u of units) count.set(u.preferred, (count.get(u.preferred) ?? 0) + 1);
+  const taken = new Set<string>();
+  const ordered = [...units].sort((a, b) => (a.root.key + "#" + a.pointer < b.root.key + "#" + b.pointer ? -1 : 1));
+  // Tool roots first: their names are part of the handler contract and never change.
+  for (const u of ordered) if (u.pointer === "" && u.root.key.startsWith("tool:")) taken.add((u.name = u.preferred));
+  for (const u of ordered) {
+    if (u.name) continue;
+    let name = count.get(u.preferred) === 1 && !taken.has(u.preferred) ? u.preferred : u.fallback || u.preferred;
+    for (let i = 2; taken.has(name); i++) name = `${u.fallback || u.preferred}${i}`;
+    taken.add((u.name = name));
+  }
+}
+
+/**
+ * The wire form of a tool schema: a deep copy whose refs into defs files point at copies of those files
+ * under `$defs` (or `definitions` in draft-07), with a root `$ref` inlined.
+ */
+function bundle(
+  root: Root,
+  dialect: Dialect,
+  resolve: (root: Root, ref: string, site: string) => Target | undefined,
+  defRoot: (url: string) => Root | undefined,
+  uses: Set<string>,
+  diagnostics: Diagnostic[],
+): SchemaNode | undefined {
+  if (typeof root.schema === "boolean") return root.schema ? {} : { not: {} };
+  const container = dialect === "draft-07" ? "definitions" : "$defs";
+  const schema = structuredClone(root.schema) as SchemaNode;
+  const own = isSchemaNode(schema[container]) ? (schema[container] as SchemaNode) : {};
+  const mounted = new Map<string, string>(); // defs file URL → key under the container
+  const copies: [string, SchemaNode][] = [];
+  const before = diagnostics.length;
+
+  const rewrite = (node: unknown, from: Root, at: string) => {
+    walkSchema(node, at, (sub, site) => {
+      if (typeof sub.$ref !== "string") return;
+      const target = resolve(from, sub.$ref, site);
+      if (!target) return;
+      if (target.doc === root.key) {
+        sub.$ref = "#" + target.pointer;
+        return;
+      }
+      sub.$ref = `#/${container}/${mount(target.doc)}${target.pointer}`;
+    });
+  };
+  const mount = (url: string): string => {
+    const existing = mounted.get(url);
+    if (existing) return existing;
+    const def = defRoot(url)!;
+    const stem = fileStem(def.file);
+    let key = stem;
+    for (let i = 2; Object.hasOwn(own, key) || [...mounted.values()].includes(key); i++) key = `${stem}_${i}`;
+    mounted.set(url, key);
+    uses.add(def.file);
+    const copy = structuredClone(def.schema) as SchemaNode;
+    delete copy.$schema;
+    delete copy.$id;
+    copies.push([key, copy]);
+    rewrite(copy, def, "");
+    return key;
+  };
+
+  rewrite(schema, root, root.at);
+  if (diagnostics.length !== before) return undefined;
+  if (copies.length) schema[container] = { ...own, ...Object.fromEntries(copies) };
+
+  // A root `$ref` is inlined so that clients see the object schema itself at the root.
+  if (typeof schema.$ref === "string") {
+    const { $ref, ...siblings } = schema;
+    const target = pointerGet(schema, ($ref as string).slice(1));
+    if (!isSchemaNode(target)) return schema;
+    const { $defs: _d, definitions: _f, ...inlined } = target;
+    const conflict = Object.keys(siblings).find((k) => Object.hasOwn(inlined, k) && !["title", "description", "$comment"].includes(k));
+    if (conflict) {
+      diagnostics.push({ file: root.file, pointer: pointerJoin(root.at, conflict), message: `"${conflict}" next to a root "$ref" that also defines it: move it into the referenced schema` });
+      return undefined;
+    }
+    return { ...inlined, ...siblings };
+  }
+  return schema;
+}
+
+/** A copy for json-schema-to-typescript: refs become named types (`tsType`), nested titles go. */
+function typeSchema(schema: unknown, at: string, refName: (ref: string, site: string) => string): SchemaNode | boolean {
+  if (typeof schema === "boolean") return schema;
+  const copy = structuredClone(schema) as SchemaNode;
+  walkSchema(copy, at, (node, site) => {
+    if (node !== copy) delete node.title;
+    delete node.$defs;
+    delete node.definitions;
+    delete node.$schema;
+    delete node.$id;
+    if (typeof node.$ref === "string") {
+      node.tsType = refName(node.$ref, site);
+      delete node.$ref;
+    }
+  });
+  return copy;
+}
+
+function fileStem(file: string): string {
+  return file.slice(file.lastIndexOf("/") + 1).replace(/\.(json|ya?ml)$/i, "");
+}

@@ -1,0 +1,94 @@
+/**
+ * Walks the subschemas of a JSON Schema (2020-12 or draft-07) by keyword, so that a property *named*
+ * `$ref` or `title` inside `properties` is never mistaken for a keyword.
+ */
+import { pointerJoin } from "./diagnostics.js";
+
+export type SchemaNode = Record<string, unknown>;
+
+const MAP_KEYWORDS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
+const ARRAY_KEYWORDS = ["allOf", "anyOf", "oneOf", "prefixItems"];
+const SINGLE_KEYWORDS = [
+  "additionalProperties",
+  "additionalItems",
+  "contains",
+  "contentSchema",
+  "else",
+  "if",
+  "not",
+  "propertyNames",
+  "then",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+];
+
+/** Every keyword mcpgen accepts in a schema; `x-` extension keywords are accepted too. */
+export const KNOWN_KEYWORDS = new Set([
+  ...MAP_KEYWORDS,
+  ...ARRAY_KEYWORDS,
+  ...SINGLE_KEYWORDS,
+  "items",
+  "dependencies",
+  "dependentRequired",
+  "$schema",
+  "$id",
+  "$ref",
+  "$comment",
+  "$anchor",
+  "$dynamicRef",
+  "$dynamicAnchor",
+  "$vocabulary",
+  "type",
+  "enum",
+  "const",
+  "multipleOf",
+  "maximum",
+  "exclusiveMaximum",
+  "minimum",
+  "exclusiveMinimum",
+  "maxLength",
+  "minLength",
+  "pattern",
+  "maxItems",
+  "minItems",
+  "uniqueItems",
+  "maxContains",
+  "minContains",
+  "maxProperties",
+  "minProperties",
+  "required",
+  "format",
+  "contentEncoding",
+  "contentMediaType",
+  "title",
+  "description",
+  "default",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "examples",
+]);
+
+export function isSchemaNode(value: unknown): value is SchemaNode {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** Calls `visit` for `schema` and every subschema below it (pre-order), with its JSON pointer. */
+export function walkSchema(
+  schema: unknown,
+  pointer: string,
+  visit: (node: SchemaNode, pointer: string) => void,
+): void {
+  if (!isSchemaNode(schema)) return;
+  visit(schema, pointer);
+  for (const [keyword, value] of Object.entries(schema)) {
+    const at = pointerJoin(pointer, keyword);
+    if (MAP_KEYWORDS.includes(keyword) || keyword === "dependencies") {
+      if (isSchemaNode(value)) for (const [key, sub] of Object.entries(value)) walkSchema(sub, pointerJoin(at, key), visit);
+    } else if (ARRAY_KEYWORDS.includes(keyword) || (keyword === "items" && Array.isArray(value))) {
+      if (Array.isArray(value)) value.forEach((sub, i) => walkSchema(sub, pointerJoin(at, i), visit));
+    } else if (SINGLE_KEYWORDS.includes(keyword) || keyword === "items") {
+      walkSchema(value, at, visit);
+    }
+  }
+}

@@ -1,0 +1,12 @@
+// Handler for tool create_task. This file is yours: mcpgen created it once and never overwrites it.
+import type { CreateTaskHandler } from "../../generated/handlers.gen.js";
+import { createTask } from "./lib/store.js";
+
+/** Creates a task and returns it with its new id. */
+const handler: CreateTaskHandler = async (input, ctx) => {
+  const task = createTask(input);
+  await ctx.log("info", { created: task.id });
+  return task;
+};
+
+export default handler;
