@@ -1,1 +1,29 @@
-export {};
+/**
+ * mcpgen/runtime: serves a generated registry plus the user's handlers. No web framework, no schema
+ * library: validators arrive precompiled.
+ */
+export * from "./handler.js";
+export * from "./registry.js";
+export { main, parseArgs, usage, type CliOptions, type ParsedArgs } from "./main.js";
+export {
+  createServer,
+  resolveServerOptions,
+  Server,
+  Connection,
+  type ErrorContext,
+  type LegacySession,
+  type Reply,
+  type ResolvedServerOptions,
+  type ServerOptions,
+  type Sink,
+} from "./server.js";
+export { serveStdio, type StdioOptions, type StdioSession } from "./stdio.js";
+export { ERROR_TABLE, errorResponse, type ErrorKind, type ErrorSpec } from "./errors.js";
+export {
+  LATEST_LEGACY_PROTOCOL_VERSION,
+  LEGACY_PROTOCOL_VERSIONS,
+  MODERN_PROTOCOL_VERSIONS,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type Era,
+  type RequestId,
+} from "./protocol.js";

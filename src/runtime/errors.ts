@@ -1,0 +1,45 @@
+/**
+ * Every protocol-level failure goes through ONE table: error kind → JSON-RPC code, default message and the
+ * HTTP status a Streamable HTTP transport answers with. Tool failures are not here: they are `isError`
+ * results, not protocol errors.
+ */
+import type { RequestId } from "./protocol.js";
+
+export type ErrorKind =
+  | "parseError"
+  | "invalidRequest"
+  | "methodNotFound"
+  | "invalidParams"
+  | "internalError"
+  | "unsupportedProtocolVersion";
+
+export interface ErrorSpec {
+  readonly code: number;
+  readonly message: string;
+  readonly httpStatus: number;
+}
+
+export const ERROR_TABLE: Readonly<Record<ErrorKind, ErrorSpec>> = {
+  parseError: { code: -32700, message: "Parse error", httpStatus: 400 },
+  invalidRequest: { code: -32600, message: "Invalid Request", httpStatus: 400 },
+  methodNotFound: { code: -32601, message: "Method not found", httpStatus: 404 },
+  invalidParams: { code: -32602, message: "Invalid params", httpStatus: 400 },
+  internalError: { code: -32603, message: "Internal error", httpStatus: 500 },
+  unsupportedProtocolVersion: { code: -32022, message: "Unsupported protocol version", httpStatus: 400 },
+};
+
+/**
+ * Serializes a JSON-RPC error response. `id` is left out when the request's id could not be read (the
+ * 2025-11-25 and later schemas make it optional; `null` is not a valid MCP request id).
+ */
+export function errorResponse(id: RequestId | undefined, kind: ErrorKind, message?: string, data?: unknown): string {
+  const spec = ERROR_TABLE[kind];
+  const error: { code: number; message: string; data?: unknown } = { code: spec.code, message: message ?? spec.message };
+  if (data !== undefined) error.data = data;
+  return JSON.stringify(id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error });
+}
+
+/** Serializes a JSON-RPC result response around an already serialized result object. */
+export function resultResponse(id: RequestId, resultJson: string): string {
+  return `{"jsonrpc":"2.0","id":${typeof id === "number" ? id : JSON.stringify(id)},"result":${resultJson}}`;
+}

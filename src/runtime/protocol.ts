@@ -1,0 +1,54 @@
+/**
+ * Protocol constants shared by the core and the transports: versions, eras, reserved `_meta` keys and
+ * log-level ranks. Nothing here does any work.
+ */
+import type { LogLevel } from "./handler.js";
+
+/** A JSON-RPC request id as MCP allows it (never `null`). */
+export type RequestId = string | number;
+
+/** The two protocol eras: `legacy` has the `initialize` handshake, `modern` is stateless. */
+export type Era = "legacy" | "modern";
+
+/** Stateless revisions: version, client info and capabilities travel in every request's `_meta`. */
+export const MODERN_PROTOCOL_VERSIONS: readonly string[] = ["2026-07-28"];
+/** Handshake revisions, newest first. */
+export const LEGACY_PROTOCOL_VERSIONS: readonly string[] = ["2025-11-25", "2025-06-18", "2025-03-26"];
+/** Everything this runtime speaks, newest first (what `server/discover` and -32022 errors list). */
+export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [...MODERN_PROTOCOL_VERSIONS, ...LEGACY_PROTOCOL_VERSIONS];
+/** The answer to an `initialize` asking for a version we do not speak. */
+export const LATEST_LEGACY_PROTOCOL_VERSION = "2025-11-25";
+
+/** Reserved `_meta` keys of the 2026-07-28 revision. */
+export const META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
+export const META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
+export const META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
+export const META_LOG_LEVEL = "io.modelcontextprotocol/logLevel";
+export const META_SERVER_INFO = "io.modelcontextprotocol/serverInfo";
+
+/** RFC 5424 severities in increasing order; a message is sent when its rank is >= the threshold's. */
+export const LOG_LEVEL_RANK: Readonly<Record<LogLevel, number>> = {
+  debug: 0,
+  info: 1,
+  notice: 2,
+  warning: 3,
+  error: 4,
+  critical: 5,
+  alert: 6,
+  emergency: 7,
+};
+
+/** The rank of `level`, or `undefined` when it is not a log level. */
+export function logLevelRank(level: unknown): number | undefined {
+  return typeof level === "string" && Object.hasOwn(LOG_LEVEL_RANK, level)
+    ? LOG_LEVEL_RANK[level as LogLevel]
+    : undefined;
+}
+
+export function isRequestId(value: unknown): value is RequestId {
+  return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

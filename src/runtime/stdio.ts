@@ -1,0 +1,177 @@
+/**
+ * The stdio transport: newline-delimited JSON-RPC on a pair of streams, an adapter around the core.
+ * Backpressure: while the output is congested (`write()` returned false) input is paused, so a slow reader
+ * cannot make the server buffer without bound — at most the answers to one input chunk are pending. The
+ * number of requests in flight is deliberately not capped by pausing: input must keep flowing so that
+ * `notifications/cancelled` reaches handlers that hang.
+ */
+import type { Readable, Writable } from "node:stream";
+import { errorResponse } from "./errors.js";
+import type { Server } from "./server.js";
+
+export interface StdioOptions {
+  /** Default `process.stdin`. */
+  input?: Readable;
+  /** Default `process.stdout`. Only protocol messages are ever written to it. */
+  output?: Writable;
+  /**
+   * The shutdown grace (default 1000 ms): at end of input, how long requests in flight may still finish
+   * before they are cancelled; on `close()`, how long cancelled handlers may take to wind down.
+   */
+  graceMs?: number;
+  /** A line longer than this (in UTF-16 code units) is dropped with an error (default 64 MiB). */
+  maxLineLength?: number;
+}
+
+export interface StdioSession {
+  /** Resolves once the session has ended (input ended or `close()` was called) and output is flushed. */
+  readonly closed: Promise<void>;
+  /** Stops reading, cancels the requests in flight and resolves after the grace period and a flush. */
+  close(): Promise<void>;
+}
+
+export function serveStdio(server: Server, options: StdioOptions = {}): StdioSession {
+  const input = options.input ?? process.stdin;
+  const output = options.output ?? process.stdout;
+  const graceMs = options.graceMs ?? 1000;
+  const maxLineLength = options.maxLineLength ?? 64 * 1024 * 1024;
+
+  let congested = false;
+  let drained: Promise<void> | undefined;
+  let releaseDrained: (() => void) | undefined;
+  let closing: Promise<void> | undefined;
+  let partial = "";
+  let oversized = false;
+
+  // Messages produced in one turn of the event loop leave in one write (pipelined calls cost far less).
+  // A batch reaching the output's high-water mark is flushed at once, so congestion shows up early and a
+  // handler looping on ctx.progress() meets backpressure.
+  let batch: string[] = [];
+  let batchLength = 0;
+  const batchLimit = output.writableHighWaterMark || 16_384;
+  const write = (message: string): void | Promise<void> => {
+    batch.push(message);
+    batchLength += message.length;
+    if (batchLength >= batchLimit) flushBatch();
+    else if (batch.length === 1) setImmediate(flushBatch);
+    return drained;
+  };
+  const flushBatch = (): void => {
+    if (batch.length === 0) return;
+    const chunk = `${batch.join("\n")}\n`;
+    batch = [];
+    batchLength = 0;
+    if (output.write(chunk) || congested) return;
+    congested = true;
+    drained = new Promise((resolve) => (releaseDrained = resolve));
+    output.once("drain", onDrain);
+    updateFlow();
+  };
+  const onDrain = (): void => {
+    congested = false;
+    drained = undefined;
+    releaseDrained?.();
+    updateFlow();
+  };
+  const connection = server.connect({ send: write });
+
+  const updateFlow = (): void => {
+    if (closing) return;
+    if (congested) input.pause();
+    else if (input.isPaused()) input.resume();
+  };
+  const reply = (response: string | undefined): void => {
+    if (response !== undefined) write(response);
+  };
+  const crash = (error: unknown): void => {
+    // Only a bug in the runtime lands here; the client still gets an answer-shaped error.
+    console.error("[mcpgen] internal error:", error);
+    write(errorResponse(undefined, "internalError"));
+  };
+
+  const onLine = (line: string): void => {
+    if (line.endsWith("\r")) line = line.slice(0, -1);
+    if (line.trim() === "") return;
+    let message: unknown;
+    try {
+      message = JSON.parse(line);
+    } catch (error) {
+      write(errorResponse(undefined, "parseError", `Parse error: ${(error as Error).message}`));
+      return;
+    }
+    const response = connection.handle(message);
+    if (typeof response === "string") write(response);
+    else if (response !== undefined) response.then(reply, crash);
+  };
+
+  const onData = (chunk: string): void => {
+    let start = 0;
+    let newline: number;
+    while ((newline = chunk.indexOf("\n", start)) !== -1) {
+      const piece = chunk.slice(start, newline);
+      start = newline + 1;
+      if (oversized) {
+        oversized = false; // the rest of a dropped line
+      } else {
+        onLine(partial === "" ? piece : partial + piece);
+      }
+      partial = "";
+    }
+    if (oversized) return;
+    partial += chunk.slice(start);
+    if (partial.length > maxLineLength) {
+      partial = "";
+      oversized = true;
+      write(errorResponse(undefined, "invalidRequest", `Invalid Request: message longer than ${maxLineLength} characters`));
+    }
+  };
+
+  let finished: () => void;
+  const closed = new Promise<void>((resolve) => (finished = resolve));
+
+  /** `drain`: end of input lets requests in flight finish (within the grace); close() cancels them at once. */
+  const shutDown = (drain: boolean): Promise<void> => {
+    closing ??= (async () => {
+      input.off("data", onData);
+      input.off("end", onEnd);
+      input.pause();
+      if (drain) {
+        await connection.drain(graceMs);
+        await new Promise((resolve) => setImmediate(resolve)); // let the last responses be written
+      }
+      await connection.close(drain ? 0 : graceMs);
+      flushBatch();
+      await flush(output, graceMs); // bounded: a reader that stopped reading cannot hold us forever
+      finished();
+    })();
+    return closing;
+  };
+  const close = (): Promise<void> => shutDown(false);
+  const onEnd = (): void => {
+    if (partial !== "" && !oversized) onLine(partial); // a last message without its newline
+    partial = "";
+    void shutDown(true);
+  };
+
+  input.setEncoding("utf8");
+  input.on("data", onData);
+  input.on("end", onEnd);
+  input.on("error", onEnd);
+  output.on("error", () => void close()); // EPIPE: the client went away
+  return { closed, close };
+}
+
+/** Resolves when everything written so far has been handed on (or the stream is gone, or `ms` passed). */
+function flush(output: Writable, ms: number): Promise<void> {
+  if (output.destroyed || output.writableEnded || output.writableLength === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    timer.unref?.();
+    const done = (): void => {
+      clearTimeout(timer);
+      resolve();
+    };
+    output.write("", done);
+    output.once("error", done);
+  });
+}

@@ -1,0 +1,132 @@
+/**
+ * A real server process (the fixture server on the built runtime): command line, stdout hygiene and
+ * process lifecycle. Every stdout line is checked against the spec schema.
+ */
+import { spawnSync } from "node:child_process";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { parseArgs } from "../../src/runtime/index.js";
+import { assertRuntimeBuilt, FIXTURE_SERVER, RawServer } from "./helpers/e2e.js";
+
+const ENVELOPE = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
+
+const running: RawServer[] = [];
+function start(args: string[] = []): RawServer {
+  const server = new RawServer(FIXTURE_SERVER, args);
+  running.push(server);
+  return server;
+}
+
+beforeAll(assertRuntimeBuilt);
+afterEach(() => {
+  for (const server of running.splice(0)) server.kill();
+});
+
+function run(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(FIXTURE_SERVER.command, [...FIXTURE_SERVER.args, ...args], { encoding: "utf8", timeout: 10_000, input: "" });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe("the command line", () => {
+  it.each([
+    [[], { kind: "serve", options: { transport: "stdio" } }],
+    [["--stdio"], { kind: "serve", options: { transport: "stdio" } }],
+    [["--page-size", "7"], { kind: "serve", options: { transport: "stdio", pageSize: 7 } }],
+    [["--page-size=7", "--stdio"], { kind: "serve", options: { transport: "stdio", pageSize: 7 } }],
+    [["--stdio", "-h"], { kind: "help" }],
+    [["--page-size"], { kind: "error", message: "--page-size needs a value" }],
+    [["--page-size", "0"], { kind: "error", message: '--page-size must be a positive integer, got "0"' }],
+    [["--page-size", "1e3"], { kind: "error", message: '--page-size must be a positive integer, got "1e3"' }],
+    [["--verbose"], { kind: "error", message: "unknown option --verbose" }],
+    [["--stdio=yes"], { kind: "error", message: "--stdio takes no value" }],
+    [["serve"], { kind: "error", message: 'unexpected argument "serve"' }],
+  ])("parses %j", (argv, expected) => {
+    expect(parseArgs(argv)).toEqual(expected);
+  });
+
+  it("prints help on stdout and exits 0", () => {
+    const { status, stdout, stderr } = run(["--help"]);
+    expect(status).toBe(0);
+    expect(stdout).toMatch(/^Usage: fixture-server \[options\]/);
+    expect(stdout).toContain("--page-size <n>");
+    expect(stderr).toBe("");
+  });
+
+  it.each([[["--bogus"]], [["--page-size"]], [["--page-size", "zero"]], [["--http"]]])("rejects %j with exit code 2 and a message on stderr", (args) => {
+    const { status, stdout, stderr } = run(args);
+    expect(status).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr).toMatch(/^fixture-server: .+\nRun "fixture-server --help" for the options\.\n$/);
+  });
+
+  it("applies --page-size", async () => {
+    const server = start(["--page-size", "4"]);
+    server.send({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: ENVELOPE } });
+    const page = (await server.next("2026-07-28", "tools/list")).result as { tools: unknown[]; nextCursor?: string };
+    expect(page.tools).toHaveLength(4);
+    expect(page.nextCursor).toBeTypeOf("string");
+  });
+});
+
+describe("stdio hygiene", () => {
+  it("keeps handler console output and error details on stderr; stdout carries protocol only", async () => {
+    const server = start();
+    server.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "noisy", _meta: ENVELOPE } });
+    server.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "crash", _meta: ENVELOPE } });
+    const answers = [await server.next("2026-07-28", "tools/call"), await server.next("2026-07-28", "tools/call")];
+    expect(answers.map((a) => a.id).sort()).toEqual([1, 2]);
+    server.child.stdin.end();
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    expect(server.rest()).toEqual([]);
+    const stderr = server.stderr.join("");
+    expect(stderr).toContain("noise from console.log");
+    expect(stderr).toContain("noise from console.info");
+    expect(stderr).toContain("noise from console.debug");
+    expect(stderr).toContain("hunter2"); // the details stay in the server's log…
+    expect(JSON.stringify(answers)).not.toContain("hunter2"); // …and never reach the client
+  });
+
+  it("answers malformed JSON with -32700 and keeps serving", async () => {
+    const server = start();
+    server.send("{oops");
+    server.send({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: ENVELOPE } });
+    expect((await server.next("2026-07-28")).error).toMatchObject({ code: -32700 });
+    expect(await server.next("2026-07-28", "server/discover")).toMatchObject({ id: 1, result: { resultType: "complete" } });
+  });
+});
+
+describe("process lifecycle", () => {
+  it("finishes the requests in flight and exits 0 when stdin ends", async () => {
+    const server = start();
+    server.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "slow", arguments: { steps: 2, delayMs: 50 }, _meta: ENVELOPE } });
+    server.child.stdin.end();
+    expect(await server.next("2026-07-28", "tools/call")).toMatchObject({ id: 1, result: { content: [{ text: "finished 2 steps" }] } });
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+  });
+
+  it("exits 0 within the grace when stdin ends while a handler ignores cancellation", async () => {
+    const server = start();
+    server.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "stubborn", arguments: { ms: 60_000 }, _meta: ENVELOPE } });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = Date.now();
+    server.child.stdin.end();
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(server.rest()).toEqual([]);
+  });
+
+  it("on SIGTERM cancels the requests in flight and exits 0 within the grace", async () => {
+    const server = start();
+    server.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "stubborn", arguments: { ms: 60_000 }, _meta: ENVELOPE } });
+    server.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "slow", arguments: { steps: 1000, delayMs: 10 }, _meta: ENVELOPE } });
+    server.send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "echo", arguments: { text: "answered" }, _meta: ENVELOPE } });
+    expect(await server.next("2026-07-28", "tools/call")).toMatchObject({ id: 3 });
+    const started = Date.now();
+    server.child.kill("SIGTERM");
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(server.rest()).toEqual([]);
+  });
+});
