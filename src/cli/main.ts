@@ -1,7 +1,9 @@
 /** The `mcpgen` command line: `build` and `init`. Messages go to stderr; exit 0 ok, 1 problems, 2 usage. */
+import path from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import { build, DEFAULTS, DiagnosticError, OutputError, VERSION, type BuildResult } from "../compiler/index.js";
-import { init } from "../init/index.js";
+import { rel } from "../compiler/config.js";
+import { init, shellQuote } from "../init/index.js";
 
 const say = (line: string) => process.stderr.write(line + "\n");
 
@@ -33,11 +35,17 @@ export function program(): Command {
     .command("init")
     .description("scaffold a new server project: package.json, tsconfig, schemas/ with an example tool, handlers")
     .argument("<dir>", "folder to create (must not exist or be empty)")
-    .option("-n, --name <name>", "server name (default: the folder's name)")
-    .action(async (dir: string, opts: { name?: string }) => {
-      const created = await init(dir, opts.name === undefined ? {} : { name: opts.name });
-      say(`mcpgen: created ${created.dir} (${created.files.length} files)`);
-      say(`next: cd ${created.dir} && npm install && npm run build && npm start`);
+    .option("-n, --name <name>", "package and server name, a valid npm package name (default: the folder's name)")
+    .option("--mcpgen <spec>", "the new package.json's dependency on mcpgen (default: file:<this mcpgen installation>)")
+    .action(async (dir: string, opts: { name?: string; mcpgen?: string }) => {
+      const created = await init(dir, {
+        ...(opts.name === undefined ? {} : { name: opts.name }),
+        ...(opts.mcpgen === undefined ? {} : { mcpgen: opts.mcpgen }),
+      });
+      const shown = path.relative(process.cwd(), created.dir) || ".";
+      say(`mcpgen: created ${created.name} in ${shown}/ (${created.files.length} files)`);
+      for (const f of created.files) say(`  ${f}`);
+      say(`next: cd ${shellQuote(shown)} && npm install && npm run build && npm start`);
     });
   return cli;
 }
@@ -47,7 +55,7 @@ function report(result: BuildResult, seconds: number, quiet: boolean): void {
   const time = `${seconds.toFixed(2)} s`;
   if (result.mode === "check") {
     if (result.upToDate) {
-      if (!quiet) say(`mcpgen: ${result.tools} tools, output is up to date (${time})`);
+      if (!quiet) say(`mcpgen: ${tools(result.tools)}, output is up to date (${time})`);
       return;
     }
     say(`mcpgen: output is out of date; run \`mcpgen build\` and commit the result:`);
@@ -60,11 +68,13 @@ function report(result: BuildResult, seconds: number, quiet: boolean): void {
   if (quiet) return;
   const changes = result.updated.length + result.removed.length;
   say(
-    `mcpgen: ${result.tools} tools → ${out.startsWith(result.config.cwd) ? out.slice(result.config.cwd.length + 1) || "." : out}/ ` +
+    `mcpgen: ${tools(result.tools)} → ${rel(result.config, out)}/ ` +
       `(${changes ? `${result.updated.length} written, ${result.removed.length} removed` : "unchanged"}, ${time})`,
   );
   for (const f of result.createdHandlers) say(`  created handler ${f} (yours to edit)`);
 }
+
+const tools = (n: number) => `${n} tool${n === 1 ? "" : "s"}`;
 
 export async function main(argv: string[] = process.argv): Promise<void> {
   try {

@@ -28,6 +28,9 @@ const options: Options = {
   strictTuples: false,
   allErrors: true,
   validateFormats: true,
+  // A property named like an Object.prototype member ("constructor", "toString") must not be read
+  // from the prototype of every input.
+  ownProperties: true,
 };
 
 const shared = new Map<Dialect, Ajv>();
@@ -51,10 +54,15 @@ export function ajvFor(dialect: Dialect): Ajv {
   return ajv;
 }
 
-/** ajv errors as diagnostics, each at the exact place in `file`. */
+/**
+ * ajv errors as diagnostics, each at the exact place in `file`. Where one place has several errors from
+ * the branches of an `anyOf` (a meta-schema's `type` is a name or a list of names), the most specific wins.
+ */
 export function ajvDiagnostics(errors: readonly ErrorObject[] | null | undefined, file: string, base: string): Diagnostic[] {
-  return (errors ?? [])
-    .filter((e) => e.keyword !== "if" && e.keyword !== "anyOf")
+  const list = (errors ?? []).filter((e) => e.keyword !== "if" && e.keyword !== "anyOf");
+  const specific = new Set(list.filter((e) => e.keyword !== "type").map((e) => e.instancePath));
+  return list
+    .filter((e) => e.keyword !== "type" || !specific.has(e.instancePath))
     .map((e) => {
       const pointer = base + e.instancePath;
       const params = e.params as Record<string, unknown>;

@@ -4,15 +4,39 @@
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const require = createRequire(import.meta.url);
 
 export interface Cache {
   get(key: string): string | undefined;
   set(key: string, value: string): void;
 }
 
+/**
+ * What compiled output depends on besides its input: the versions of mcpgen and of the generators it
+ * drives, and the code of the modules that configure them. Part of every cache key, so that an upgrade
+ * (or a local change to mcpgen itself) never serves stale output.
+ */
+let fingerprint: string | undefined;
+function compilerFingerprint(): string {
+  if (fingerprint) return fingerprint;
+  const hash = createHash("sha256");
+  for (const pkg of ["ajv", "ajv-formats", "json-schema-to-typescript"]) {
+    hash.update(readFileSync(require.resolve(`${pkg}/package.json`)));
+  }
+  const ext = path.extname(fileURLToPath(import.meta.url)); // .js when built, .ts when run from source
+  for (const module of ["./ajv", "./emit/types", "./emit/validators"]) {
+    hash.update(readFileSync(new URL(module + ext, import.meta.url)));
+  }
+  hash.update(readFileSync(new URL("../../package.json", import.meta.url)));
+  return (fingerprint = hash.digest("hex"));
+}
+
 export function cacheKey(...parts: unknown[]): string {
-  return createHash("sha256").update(JSON.stringify(parts)).digest("hex");
+  return createHash("sha256").update(compilerFingerprint()).update(JSON.stringify(parts)).digest("hex");
 }
 
 /** A cache in `dir` (created on first write), or a no-op cache when `dir` is undefined. */

@@ -85,7 +85,7 @@ export function check(sources: Sources): { checked: Checked | undefined; diagnos
   });
   const tools = sources.tools.flatMap((doc) => checkToolFile(doc, ctx));
   for (const [name, rule] of toolRules) rule(tools, ctx, name);
-  const manifest = checkManifest(sources.annotations, tools, ctx);
+  const manifest = checkManifest(sources.annotations, tools, sources.tools.map(toolName), ctx);
   const checkedTools = tools.flatMap((t) => {
     const dialect = checkSchema(t.inputSchema, t.doc, "/inputSchema", undefined, ctx);
     const outDialect = t.outputSchema === undefined ? dialect : checkSchema(t.outputSchema, t.doc, "/outputSchema", dialect, ctx);
@@ -122,9 +122,13 @@ function checkToolFile(doc: SourceDoc, ctx: Context): ToolFile[] {
     );
     return [];
   }
-  const value = doc.value as Omit<ToolFile, "doc" | "name"> & { name?: string };
-  const name = value.name ?? path.posix.basename(doc.rel).replace(/\.(json|ya?ml)$/i, "");
-  return [{ ...value, name, doc }];
+  return [{ ...(doc.value as Omit<ToolFile, "doc" | "name">), name: toolName(doc), doc }];
+}
+
+/** A tool's name: its `name`, or else its file name without the extension. */
+function toolName(doc: SourceDoc): string {
+  const name = (doc.value as { name?: unknown } | null)?.name;
+  return typeof name === "string" ? name : path.posix.basename(doc.rel).replace(/\.(json|ya?ml)$/i, "");
 }
 
 type ToolRule = (tools: ToolFile[], ctx: Context, rule: string) => void;
@@ -179,7 +183,7 @@ const toolRules = new Map<string, ToolRule>([
  * Validates the annotation manifest and resolves every tool's hints (presets expanded, then the tool's
  * own hints on top). Tools whose hints cannot be resolved are missing from the result.
  */
-function checkManifest(doc: SourceDoc | undefined, tools: ToolFile[], ctx: Context): Map<string, Hints> {
+function checkManifest(doc: SourceDoc | undefined, tools: ToolFile[], allToolNames: string[], ctx: Context): Map<string, Hints> {
   const resolved = new Map<string, Hints>();
   type Entry = string | string[] | ({ preset?: string | string[] } & Hints);
   let manifest: { requireHints?: boolean; presets?: Record<string, Hints>; tools?: Record<string, Entry> } = {};
@@ -199,10 +203,12 @@ function checkManifest(doc: SourceDoc | undefined, tools: ToolFile[], ctx: Conte
   const presets = { ...BUILTIN_PRESETS, ...manifest.presets };
   const requireHints = manifest.requireHints ?? true;
   const names = new Set(tools.map((t) => t.name));
+  // Tool files that failed their meta-schema still name a tool: no "no tool named" noise for them.
+  const known = new Set([...names, ...allToolNames]);
   const where = doc?.file ?? "annotations.json";
 
   for (const [tool, entry] of Object.entries(manifest.tools ?? {})) {
-    if (!names.has(tool) && doc) ctx.report(doc, pointerJoin("/tools", tool), `no tool named "${tool}" (known: ${[...names].sort().join(", ") || "none"})`);
+    if (!known.has(tool) && doc) ctx.report(doc, pointerJoin("/tools", tool), `no tool named "${tool}" (known: ${[...names].sort().join(", ") || "none"})`);
   }
   for (const [name, hints] of Object.entries(manifest.presets ?? {})) {
     if (doc) checkContradiction(hints, doc, pointerJoin("/presets", name), ctx);

@@ -32,7 +32,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const gate = <T>(result: T & { diagnostics: Diagnostic[] }): T => (diagnostics.push(...result.diagnostics), result);
 
   const { sources } = gate(await load(config.schemasDir, config.cwd));
-  const { checked } = gate(check(sources));
+  const { checked } = sources ? gate(check(sources)) : { checked: undefined };
   const { normalized } = checked ? gate(normalize(checked)) : { normalized: undefined };
   if (diagnostics.length || !checked || !normalized) throw new DiagnosticError(diagnostics);
   const ir = toIR(checked, normalized);

@@ -16,8 +16,6 @@ export interface SourceDoc {
   /** Path relative to the schemas folder, forward slashes (e.g. `tools/search.json`). */
   rel: string;
   value: unknown;
-  /** sha-free fingerprint of the raw text, for caching. */
-  text: string;
 }
 
 export interface Sources {
@@ -32,7 +30,7 @@ export interface Sources {
 
 const SCHEMA_FILE = /\.(json|ya?ml)$/i;
 
-export async function load(dir: string, cwd: string): Promise<{ sources: Sources; diagnostics: Diagnostic[] }> {
+export async function load(dir: string, cwd: string): Promise<{ sources: Sources | undefined; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
   const abs = path.resolve(cwd, dir);
   const files = await listFiles(abs).catch((error: NodeJS.ErrnoException) => {
@@ -42,8 +40,9 @@ export async function load(dir: string, cwd: string): Promise<{ sources: Sources
       pointer: "",
       message: error.code === "ENOENT" ? "schemas folder not found" : `cannot read schemas folder: ${error.message}`,
     });
-    return [] as string[];
+    return undefined;
   });
+  if (!files) return { sources: undefined, diagnostics };
   const sources: Sources = { dir: abs, server: undefined, annotations: undefined, tools: [], defs: [], all: [] };
   for (const file of files) {
     const rel = path.relative(abs, file).split(path.sep).join("/");
@@ -54,7 +53,7 @@ export async function load(dir: string, cwd: string): Promise<{ sources: Sources
       diagnostics.push({ file: display, pointer: "", message: parsed.error });
       continue;
     }
-    const doc: SourceDoc = { file: display, url: pathToFileURL(file).href, rel, value: parsed.value, text };
+    const doc: SourceDoc = { file: display, url: pathToFileURL(file).href, rel, value: parsed.value };
     sources.all.push(doc);
     const base = rel.replace(SCHEMA_FILE, "");
     if (base === "server") sources.server = doc;
@@ -86,28 +85,30 @@ async function listFiles(dir: string): Promise<string[]> {
 
 function parse(text: string, yaml: boolean): { value: unknown } | { error: string } {
   if (yaml) {
-    const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false });
+    const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true });
     const error = doc.errors[0];
-    if (error) {
-      const [line, col] = error.linePos?.[0] ? [error.linePos[0].line, error.linePos[0].col] : [0, 0];
-      return { error: `invalid YAML (line ${line}, column ${col}): ${error.message.split("\n")[0]}` };
-    }
+    if (error) return { error: `invalid YAML${position(error.linePos?.[0])}: ${error.message.replace(/ at line \d+, column \d+:[\s\S]*$/, "")}` };
     return { value: doc.toJS() };
   }
   try {
     return { value: JSON.parse(text) };
   } catch (error) {
-    return { error: `invalid JSON${jsonPosition(text, error)}: ${(error as Error).message}` };
+    // Node's message may carry a snippet of the text or a position; report line and column instead.
+    const message = (error as Error).message;
+    const offset = /position (\d+)/.exec(message)?.[1];
+    const at = offset === undefined ? parseDocument(text).errors[0]?.linePos?.[0] : lineCol(text, Number(offset));
+    const reason = message.replace(/, "[\s\S]*" is not valid JSON$/, "").replace(/ in JSON at position \d+[\s\S]*$/, "");
+    return { error: `invalid JSON${position(at)}: ${reason}` };
   }
 }
 
-function jsonPosition(text: string, error: unknown): string {
-  const match = /position (\d+)/.exec((error as Error).message);
-  if (!match) return "";
-  const before = text.slice(0, Number(match[1]));
-  const line = before.split("\n").length;
-  const col = before.length - before.lastIndexOf("\n");
-  return ` (line ${line}, column ${col})`;
+function lineCol(text: string, offset: number): { line: number; col: number } {
+  const before = text.slice(0, offset);
+  return { line: before.split("\n").length, col: before.length - before.lastIndexOf("\n") };
+}
+
+function position(at: { line: number; col: number } | undefined): string {
+  return at ? ` (line ${at.line}, column ${at.col})` : "";
 }
 
 export function toDisplay(cwd: string, file: string): string {

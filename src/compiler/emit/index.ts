@@ -33,7 +33,7 @@ export async function emit(ir: ServerIR, config: BuildConfig, cache: Cache, vers
   };
 
   for (const tool of ir.tools) {
-    const { module, diagnostics: found } = emitValidator(tool, cache, version);
+    const { module, diagnostics: found } = emitValidator(tool, cache);
     diagnostics.push(...found);
     if (!module) continue;
     const view = { ...header(tool.sources), tool: tool.name, hasOutput: tool.outputType !== undefined };
@@ -41,7 +41,7 @@ export async function emit(ir: ServerIR, config: BuildConfig, cache: Cache, vers
     files.set(`validators/${tool.name}.gen.d.ts`, render("validator.gen.d.ts", view));
   }
 
-  const units = await emitTypeUnits(ir.typeUnits, cache, version);
+  const units = await emitTypeUnits(ir.typeUnits, cache);
   files.set("types.gen.ts", render("types.gen.ts", { ...header(ir.sources), units }));
 
   const listed = ir.tools.filter((t) => !t.hidden);
@@ -73,7 +73,7 @@ export async function emit(ir: ServerIR, config: BuildConfig, cache: Cache, vers
     outputType: t.outputType ?? false,
   }));
   files.set("handlers.gen.ts", render("handlers.gen.ts", { ...header(ir.sources), tools: contract }));
-  files.set("server.gen.ts", render("server.gen.ts", header(ir.sources.slice(0, 1))));
+  files.set("server.gen.ts", render("server.gen.ts", header(ir.sources)));
 
   const stubs = new Map<string, string>();
   const contractImport = importPath(config.handlersDir, config.outDir) + "/handlers.gen.js";

@@ -1,5 +1,5 @@
 /** Types: one TypeScript declaration per type unit, made by json-schema-to-typescript (cached per unit). */
-import { compile, type Options } from "json-schema-to-typescript";
+import type { Options } from "json-schema-to-typescript";
 import type { JSONSchema4 } from "json-schema";
 import { cacheKey, type Cache } from "../cache.js";
 import type { TypeUnit } from "../normalize.js";
@@ -15,10 +15,10 @@ const options: Partial<Options> = {
   unknownAny: true,
 };
 
-export async function emitTypeUnits(units: readonly TypeUnit[], cache: Cache, version: string): Promise<Code[]> {
+export async function emitTypeUnits(units: readonly TypeUnit[], cache: Cache): Promise<Code[]> {
   return Promise.all(
     units.map(async (unit) => {
-      const key = cacheKey("types", version, unit);
+      const key = cacheKey("types", unit);
       let code = cache.get(key);
       if (code === undefined) {
         code = await compileUnit(unit);
@@ -33,6 +33,8 @@ async function compileUnit(unit: TypeUnit): Promise<string> {
   if (typeof unit.schema === "boolean") return `export type ${unit.name} = ${unit.schema ? "unknown" : "never"};`;
   // The unit's name wins over any title of its own: names are decided by mcpgen, not by jstt.
   const schema = { ...unit.schema, title: unit.name } as JSONSchema4;
+  // Loaded on first use: a build whose types all come from the cache never pays for it.
+  const { compile } = await import("json-schema-to-typescript");
   return indent(await compile(schema, unit.name, options));
 }
 

@@ -20,8 +20,8 @@ export interface ValidatorModule {
   body: string;
 }
 
-export function emitValidator(tool: ToolIR, cache: Cache, version: string): { module?: ValidatorModule; diagnostics: Diagnostic[] } {
-  const key = cacheKey("validator", version, tool.dialect, tool.wire.inputSchema, tool.wire.outputSchema ?? null, tool.examples);
+export function emitValidator(tool: ToolIR, cache: Cache): { module?: ValidatorModule; diagnostics: Diagnostic[] } {
+  const key = cacheKey("validator", tool.dialect, tool.wire.inputSchema, tool.wire.outputSchema ?? null, tool.examples);
   const cached = cache.get(key);
   if (cached !== undefined) return { module: JSON.parse(cached) as ValidatorModule, diagnostics: [] };
 

@@ -1,0 +1,194 @@
+// Table-driven tests of every diagnostic the compiler gives: `given` schema files, `want` the exact,
+// sorted `file#/pointer: message` lines — and nothing written.
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { buildFiles, server } from "./helpers.js";
+
+const obj = { type: "object" };
+
+const cases: { name: string; given: Record<string, unknown>; want: string[] }[] = [
+  {
+    name: "invalid JSON",
+    given: server({ a: { inputSchema: obj } }, { "tools/b.json": '{ "inputSchema": {\n  "type": "object",,\n}' }),
+    want: ["schemas/tools/b.json#: invalid JSON (line 2, column 20): Expected double-quoted property name"],
+  },
+  {
+    name: "invalid YAML",
+    given: server({ a: { inputSchema: obj } }, { "tools/b.yaml": "inputSchema:\n  type: object\n   bad: indent\n" }),
+    want: ["schemas/tools/b.yaml#: invalid YAML (line 2, column 9): Nested mappings are not allowed in compact mappings"],
+  },
+  {
+    name: "missing server.json",
+    given: { "annotations.json": { tools: { a: "readOnly" } }, "tools/a.json": { inputSchema: obj } },
+    want: ['schemas/server.json#: missing: every server needs a server.json with at least "name" and "version"'],
+  },
+  {
+    name: "server.json fields",
+    given: { ...server({ a: { inputSchema: obj } }), "server.json": { name: "x", versoin: "1" } },
+    want: ['schemas/server.json#: missing required property "version"', "schemas/server.json#/versoin: unknown property"],
+  },
+  {
+    name: "not valid JSON Schema",
+    given: server({ a: { inputSchema: { type: "object", properties: { q: { type: "strin" }, n: { minimum: "1" } } } } }),
+    want: [
+      "schemas/tools/a.json#/inputSchema/properties/n/minimum: must be number",
+      'schemas/tools/a.json#/inputSchema/properties/q/type: must be one of ["array","boolean","integer","null","number","object","string"]',
+    ],
+  },
+  {
+    name: "unknown keywords and formats",
+    given: server({ a: { inputSchema: { type: "object", reqired: ["q"], properties: { q: { type: "string", format: "emial", "x-ok": 1 } } } } }),
+    want: [
+      'schemas/tools/a.json#/inputSchema/properties/q/format: unknown format "emial"',
+      'schemas/tools/a.json#/inputSchema/reqired: unknown keyword "reqired" (extension keywords start with "x-")',
+    ],
+  },
+  {
+    name: "unresolvable $refs",
+    given: server({
+      a: {
+        inputSchema: {
+          type: "object",
+          properties: {
+            b: { $ref: "../defs/missing.json" },
+            c: { $ref: "#/$defs/nope" },
+            d: { $ref: "../defs/x.json#/$defs/gone" },
+            e: { $ref: "https://example.com/schema.json" },
+          },
+        },
+      },
+    }, { "defs/x.json": { $defs: {} } }),
+    want: [
+      'schemas/tools/a.json#/inputSchema/properties/b/$ref: cannot resolve "../defs/missing.json": no such file in defs/ (cross-file references must point into the defs/ folder)',
+      'schemas/tools/a.json#/inputSchema/properties/c/$ref: cannot resolve "#/$defs/nope": /$defs/nope does not exist in schemas/tools/a.json',
+      'schemas/tools/a.json#/inputSchema/properties/d/$ref: cannot resolve "../defs/x.json#/$defs/gone": /$defs/gone does not exist in schemas/defs/x.json',
+      'schemas/tools/a.json#/inputSchema/properties/e/$ref: cannot resolve "https://example.com/schema.json": remote references are not fetched: copy the schema into defs/',
+    ],
+  },
+  {
+    name: "a broken ref inside a defs file points into that file",
+    given: server({ a: { inputSchema: { type: "object", properties: { b: { $ref: "../defs/x.json" } } } } }, {
+      "defs/x.json": { type: "object", properties: { y: { $ref: "#/$defs/y" } } },
+    }),
+    want: ['schemas/defs/x.json#/properties/y/$ref: cannot resolve "#/$defs/y": /$defs/y does not exist in schemas/defs/x.json'],
+  },
+  {
+    name: "invalid and duplicate tool names",
+    given: {
+      ...server({ a: { inputSchema: obj }, b: { name: "a", inputSchema: obj }, c: { name: "bad name", inputSchema: obj } }),
+      "annotations.json": { requireHints: false },
+    },
+    want: [
+      'schemas/tools/b.json#/name: duplicate tool name "a" (also defined in schemas/tools/a.json)',
+      'schemas/tools/c.json#/name: invalid tool name "bad name": use 1-128 characters of A-Z a-z 0-9 _ . -',
+    ],
+  },
+  {
+    name: "a name longer than 128 characters",
+    given: { ...server({ a: { name: "x".repeat(129), inputSchema: obj } }), "annotations.json": { requireHints: false } },
+    want: [`schemas/tools/a.json#/name: invalid tool name "${"x".repeat(129)}": use 1-128 characters of A-Z a-z 0-9 _ . -`],
+  },
+  {
+    name: "names that collide on case-insensitive file systems or as type names",
+    given: {
+      ...server({ a: { name: "Search", inputSchema: obj }, b: { name: "search", inputSchema: obj }, c: { name: "get.user", inputSchema: obj }, d: { name: "get_user", inputSchema: obj } }),
+      "annotations.json": { requireHints: false },
+    },
+    want: [
+      'schemas/tools/b.json#/name: tool "search" and tool "Search" (schemas/tools/a.json) would share a handler file on case-insensitive file systems',
+      'schemas/tools/d.json#/name: tool "get_user" and tool "get.user" (schemas/tools/c.json) would both be named GetUser in generated types',
+    ],
+  },
+  {
+    name: "inputSchema and outputSchema must be object schemas",
+    given: server({
+      a: { inputSchema: { type: "array" } },
+      b: { inputSchema: { properties: {} } },
+      c: { inputSchema: obj, outputSchema: { type: "string" } },
+      d: { inputSchema: { $ref: "../defs/s.json" } },
+    }, { "defs/s.json": { type: "string" } }),
+    want: [
+      'schemas/tools/a.json#/inputSchema: inputSchema must be an object schema: declare "type": "object" at its root (found "array")',
+      'schemas/tools/b.json#/inputSchema: inputSchema must be an object schema: declare "type": "object" at its root',
+      'schemas/tools/c.json#/outputSchema: outputSchema must be an object schema: declare "type": "object" at its root (found "string")',
+      'schemas/tools/d.json#/inputSchema: inputSchema must be an object schema: declare "type": "object" at its root (found "string")',
+    ],
+  },
+  {
+    name: "tool file fields",
+    given: server({ a: { inputSchema: obj, annotations: { readOnlyHint: true }, hidden: "yes" } }),
+    want: ["schemas/tools/a.json#/annotations: unknown property: behaviour hints belong in annotations.json", "schemas/tools/a.json#/hidden: must be boolean"],
+  },
+  {
+    name: "annotation manifest problems",
+    given: {
+      ...server({ a: { inputSchema: obj }, b: { inputSchema: obj }, c: { inputSchema: obj }, d: { inputSchema: obj } }),
+      "annotations.json": {
+        presets: { mine: { readOnlyHint: true, destructiveHint: true } },
+        tools: { a: "nope", b: { readOnlyHint: true, destructiveHint: true }, c: ["readOnly", "alsoNope"], ghost: "readOnly" },
+      },
+    },
+    want: [
+      'schemas/annotations.json#/presets/mine: contradictory hints: readOnlyHint and destructiveHint are both true',
+      'schemas/annotations.json#/tools/a: unknown preset "nope" (known: create, delete, external, mine, readOnly, update)',
+      "schemas/annotations.json#/tools/b: contradictory hints: readOnlyHint and destructiveHint are both true",
+      'schemas/annotations.json#/tools/c/1: unknown preset "alsoNope" (known: create, delete, external, mine, readOnly, update)',
+      'schemas/annotations.json#/tools/ghost: no tool named "ghost" (known: a, b, c, d)',
+      'schemas/tools/d.json#: tool "d" has no behaviour hints in schemas/annotations.json: add it under "tools" (e.g. "d": "readOnly"), or set "requireHints": false',
+    ],
+  },
+  {
+    name: "unknown hints",
+    given: { ...server({ a: { inputSchema: obj } }), "annotations.json": { tools: { a: { readonlyHint: true } } } },
+    want: ["schemas/annotations.json#/tools/a/readonlyHint: unknown hint: use title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint"],
+  },
+  {
+    name: "examples that fail their own schema",
+    given: server({
+      a: {
+        inputSchema: { type: "object", required: ["n"], properties: { n: { type: "integer" } }, examples: [{ n: "x" }] },
+        outputSchema: { type: "object", properties: { ok: { type: "boolean" } } },
+        examples: [{ input: { n: 1 }, output: { ok: 1 } }, { input: {} }],
+      },
+      b: { inputSchema: obj, examples: [{ input: {}, output: {} }] },
+    }),
+    want: [
+      "schemas/tools/a.json#/examples/0/output: example does not match the outputSchema: /ok must be boolean",
+      'schemas/tools/a.json#/examples/1/input: example does not match the inputSchema: (root) missing required property "n"',
+      "schemas/tools/a.json#/inputSchema/examples/0: example does not match the inputSchema: /n must be integer",
+      "schemas/tools/b.json#/examples/0/output: example has an output but the tool has no outputSchema",
+    ],
+  },
+  {
+    name: "unsupported dialects, $id and anchors",
+    given: server({
+      a: { inputSchema: { $schema: "http://json-schema.org/draft-04/schema#", type: "object" } },
+      b: { inputSchema: { type: "object", properties: { x: { $id: "x", type: "string" }, y: { $anchor: "y" } } } },
+    }),
+    want: [
+      'schemas/tools/a.json#/inputSchema/$schema: unsupported dialect "http://json-schema.org/draft-04/schema#": use JSON Schema 2020-12 (the default) or draft-07',
+      "schemas/tools/b.json#/inputSchema/properties/x/$id: $id is only supported at the root of a defs/ file ($ref resolves against file paths)",
+      'schemas/tools/b.json#/inputSchema/properties/y/$anchor: $anchor is not supported: use "$ref" with a JSON pointer',
+    ],
+  },
+  {
+    name: "stray files",
+    given: server({ a: { inputSchema: obj } }, { "notes.json": {} }),
+    want: ["schemas/notes.json#: unexpected file: top-level files are server.json and annotations.json (tools go in tools/, shared definitions in defs/)"],
+  },
+  {
+    name: "a missing schemas folder",
+    given: {},
+    want: ["schemas#: schemas folder not found"],
+  },
+];
+
+describe("diagnostics", () => {
+  it.each(cases)("$name", async ({ given, want }) => {
+    const { dir, diagnostics } = await buildFiles(given);
+    expect(diagnostics).toEqual(want);
+    expect(existsSync(path.join(dir, "generated"))).toBe(false);
+    expect(existsSync(path.join(dir, "src"))).toBe(false);
+  });
+});

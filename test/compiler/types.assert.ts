@@ -1,0 +1,29 @@
+// Type-level assertions on generated handler contracts, checked by `tsc` in golden.test.ts.
+import { expectTypeOf } from "vitest";
+import type { CallToolResult, ContentBlock, ToolContext } from "mcpgen/runtime";
+import type { ShipHandler, PlantHandler } from "../fixtures/refs/expected/generated/handlers.gen.js";
+import type { Address, ShipInput, ShipOutput, Tree } from "../fixtures/refs/expected/generated/types.gen.js";
+import type { SendMailHandler } from "../fixtures/metadata/expected/generated/handlers.gen.js";
+import type { GreetHandler } from "../fixtures/yaml/expected/generated/handlers.gen.js";
+import type { ListTasksHandler } from "../../generated/handlers.gen.js";
+import type { Status } from "../../generated/types.gen.js";
+
+// Inputs are the generated types; cross-file refs become shared named types.
+expectTypeOf<Parameters<ShipHandler>[0]>().toEqualTypeOf<ShipInput>();
+expectTypeOf<ShipInput["to"]>().toEqualTypeOf<Address>();
+expectTypeOf<ShipInput["from"]>().toEqualTypeOf<Address | undefined>();
+expectTypeOf<Address["country"]>().toEqualTypeOf<string>();
+expectTypeOf<Parameters<ShipHandler>[1]>().toEqualTypeOf<ToolContext>();
+// A tool with an outputSchema returns its structured value.
+expectTypeOf<Awaited<ReturnType<ShipHandler>>>().toEqualTypeOf<ShipOutput>();
+// A root $ref keeps its target's type; recursion stays recursive.
+expectTypeOf<Parameters<PlantHandler>[0]>().toEqualTypeOf<Tree>();
+expectTypeOf<NonNullable<Tree["children"]>[number]>().toEqualTypeOf<Tree>();
+expectTypeOf<Awaited<ReturnType<PlantHandler>>>().toEqualTypeOf<Address>();
+// Without an outputSchema: text, content blocks or a full result.
+expectTypeOf<Awaited<ReturnType<SendMailHandler>>>().toEqualTypeOf<string | ContentBlock[] | CallToolResult>();
+expectTypeOf<Parameters<SendMailHandler>[0]["to"]>().toEqualTypeOf<string>();
+// Enums become unions; optional properties stay optional.
+expectTypeOf<Parameters<GreetHandler>[0]["style"]>().toEqualTypeOf<"formal" | "casual" | undefined>();
+expectTypeOf<Parameters<ListTasksHandler>[0]["status"]>().toEqualTypeOf<Status | undefined>();
+expectTypeOf<Status>().toEqualTypeOf<"open" | "in_progress" | "done">();

@@ -1,0 +1,88 @@
+// Unit tests of the small pieces every stage relies on: config resolution, names, escaping, ESM rewrite.
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { resolveConfig } from "../../dist/compiler/config.js";
+import { pointerGet, pointerJoin, pointerParse } from "../../dist/compiler/diagnostics.js";
+import { toEsm } from "../../dist/compiler/emit/validators.js";
+import { docComment, jsonLiteral, render } from "../../dist/compiler/emit/render.js";
+import { ident, typeName } from "../../dist/compiler/names.js";
+
+describe("resolveConfig", () => {
+  it("resolves every option, with pinned defaults", () => {
+    expect(resolveConfig({ cwd: "/p" })).toEqual({
+      cwd: "/p",
+      schemasDir: "/p/schemas",
+      outDir: "/p/generated",
+      handlersDir: "/p/src/handlers",
+      check: false,
+      cacheDir: "/p/node_modules/.cache/mcpgen",
+    });
+    expect(resolveConfig({ cwd: "/p", schemas: "s", out: "../o", handlers: "/h", check: true, cache: false })).toEqual({
+      cwd: "/p",
+      schemasDir: "/p/s",
+      outDir: "/o",
+      handlersDir: "/h",
+      check: true,
+      cacheDir: undefined,
+    });
+    expect(resolveConfig().cwd).toBe(path.resolve(process.cwd()));
+  });
+});
+
+describe("names", () => {
+  it.each([
+    ["search", "Search"],
+    ["files.read-all", "FilesReadAll"],
+    ["get_user", "GetUser"],
+    ["3d-print", "T3dPrint"],
+    ["_", "T"],
+    ["string", "String"],
+  ])("typeName(%j) = %j", (given, want) => expect(typeName(given)).toBe(want));
+
+  it("ident rejects anything that is not a plain, unreserved identifier", () => {
+    expect(ident("SearchInput")).toBe("SearchInput");
+    for (const bad of ["class", "a-b", "1a", "a b", "x;alert(1)", ""]) expect(() => ident(bad)).toThrow(/not a safe identifier/);
+  });
+});
+
+describe("escaping", () => {
+  it("json literals escape U+2028 and U+2029 and round-trip", () => {
+    const text = "a\u2028b\u2029c\"d`${e}`</script>";
+    const literal = jsonLiteral(text);
+    expect(literal).not.toMatch(/[\u2028\u2029]/);
+    expect(new Function(`return ${literal}`)()).toBe(text);
+  });
+
+  it("doc comments cannot be ended early", () => {
+    const comment = docComment("x */ alert(1) /* y\nline two\u2028three");
+    expect(comment).toBe("/**\n * x *\\/ alert(1) /* y\n * line two\n * three\n */");
+    expect(comment.indexOf("*/")).toBe(comment.length - 2);
+  });
+
+  it("templates refuse raw values where code is expected", () => {
+    expect(() => render("types.gen.ts", { version: "1", sources: "x", units: ["export const x = 1"] })).toThrow("{{code}} takes a Code value");
+  });
+});
+
+describe("toEsm", () => {
+  it("turns ajv's require() calls into deduplicated ESM imports", () => {
+    const module = toEsm(
+      '"use strict";export const input = v;const a = require("ajv/dist/runtime/ucs2length").default;const b = require("ajv-formats/dist/formats").fullFormats.date;const c = require("ajv/dist/runtime/ucs2length").default;',
+    );
+    expect(module.imports).toEqual([
+      { binding: "runtime0", specifier: "ajv/dist/runtime/ucs2length.js" },
+      { binding: "runtime1", specifier: "ajv-formats/dist/formats.js" },
+    ]);
+    expect(module.body).toBe("export const input = v;const a = runtime0.default;const b = runtime1.fullFormats.date;const c = runtime0.default;");
+  });
+});
+
+describe("JSON pointers", () => {
+  it("escape, parse and look up segments with / and ~", () => {
+    const pointer = pointerJoin("/properties", "a/b", "c~d");
+    expect(pointer).toBe("/properties/a~1b/c~0d");
+    expect(pointerParse(pointer)).toEqual(["properties", "a/b", "c~d"]);
+    expect(pointerGet({ properties: { "a/b": { "c~d": 1 } } }, pointer)).toBe(1);
+    expect(pointerGet({ a: 1 }, "/constructor")).toBeUndefined();
+  });
+});
