@@ -4,5 +4,6 @@ import type { Validate } from "mcpgen/runtime";
 
 /** Validates the arguments of tool create_task. */
 export declare const input: Validate;
+
 /** Validates the structured output of tool create_task. */
 export declare const output: Validate;

@@ -39,8 +39,9 @@ const shared = new Map<Dialect, Ajv>();
  * A fresh compiling instance. Each tool gets its own, so that the names in its standalone code
  * (`validate0`, `schema1`, ...) depend on that tool alone: same input, same bytes, cached or not.
  */
-export function createAjv(dialect: Dialect, extensionKeywords: Iterable<string> = []): Ajv {
-  const ajv = dialect === "2020-12" ? new Ajv2020(options) : new Ajv(options);
+export function createAjv(dialect: Dialect, extensionKeywords: Iterable<string> = [], coerceTypes = false): Ajv {
+  const opts = coerceTypes ? { ...options, coerceTypes: true } : options;
+  const ajv = dialect === "2020-12" ? new Ajv2020(opts) : new Ajv(opts);
   addFormats(ajv);
   // `x-` extension keywords are annotations; registering them lets strict mode accept them.
   for (const keyword of extensionKeywords) ajv.addKeyword(keyword);

@@ -3,10 +3,11 @@
  * meta-schema, then run the named rules. In: `Sources`. Out: `Checked` (typed input files, resolved
  * hints) plus diagnostics. Files that fail their meta-schema are left out of later stages.
  */
-import { Ajv2020 } from "ajv/dist/2020.js";
 import path from "node:path";
 import type { SourceDoc, Sources } from "./load.js";
-import { addFormats, ajvDiagnostics, ajvFor, DIALECT_URIS, KNOWN_FORMATS, type Dialect } from "./ajv.js";
+import { ajvDiagnostics, type Dialect } from "./ajv.js";
+import { checkPrimitives, type CheckedPrimitives } from "./check-primitives.js";
+import { checkSchema, metaAjv, NAME, type Context } from "./check-schema.js";
 import { pointerJoin, type Diagnostic } from "./diagnostics.js";
 import {
   annotationsFileSchema,
@@ -16,7 +17,6 @@ import {
   toolFileSchema,
   type Hints,
 } from "./meta-schemas.js";
-import { KNOWN_KEYWORDS, walkSchema } from "./schema-walk.js";
 import { typeName } from "./names.js";
 
 export interface ServerFile {
@@ -60,19 +60,12 @@ export interface Checked {
   annotationsDoc: SourceDoc | undefined;
   tools: CheckedTool[];
   defs: { doc: SourceDoc; dialect: Dialect }[];
+  primitives: CheckedPrimitives;
 }
 
-const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
-
-const metaAjv = addFormats(new Ajv2020({ allErrors: true, strict: false }));
 const validateServer = metaAjv.compile(serverFileSchema);
 const validateAnnotations = metaAjv.compile(annotationsFileSchema);
 const validateTool = metaAjv.compile(toolFileSchema);
-
-interface Context {
-  diagnostics: Diagnostic[];
-  report(doc: SourceDoc, pointer: string, message: string): void;
-}
 
 export function check(sources: Sources): { checked: Checked | undefined; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
@@ -92,8 +85,12 @@ export function check(sources: Sources): { checked: Checked | undefined; diagnos
     const hints = manifest.get(t.name);
     return dialect && outDialect && hints ? [{ file: t, dialect, hints }] : [];
   });
+  const primitives = checkPrimitives(sources.resources, sources.prompts, ctx);
   if (!server) return { checked: undefined, diagnostics };
-  return { checked: { server: server.value, serverDoc: server.doc, annotationsDoc: sources.annotations, tools: checkedTools, defs }, diagnostics };
+  return {
+    checked: { server: server.value, serverDoc: server.doc, annotationsDoc: sources.annotations, tools: checkedTools, defs, primitives },
+    diagnostics,
+  };
 }
 
 function checkServer(sources: Sources, ctx: Context): { value: ServerFile; doc: SourceDoc } | undefined {
@@ -252,46 +249,6 @@ function checkContradiction(hints: Hints, doc: SourceDoc, pointer: string, ctx: 
     return false;
   }
   return true;
-}
-
-/**
- * Checks one JSON Schema: dialect, validity against the dialect's meta-schema, known keywords and formats,
- * supported `$id`/anchors. Returns the dialect, or undefined when the schema is unusable.
- */
-function checkSchema(schema: unknown, doc: SourceDoc, base: string, parent: Dialect | undefined, ctx: Context): Dialect | undefined {
-  if (typeof schema === "boolean") return parent ?? "2020-12";
-  if (schema === null || typeof schema !== "object" || Array.isArray(schema)) {
-    ctx.report(doc, base, "must be a JSON Schema object");
-    return undefined;
-  }
-  const declared = (schema as { $schema?: unknown }).$schema;
-  let dialect: Dialect = parent ?? "2020-12";
-  if (declared !== undefined) {
-    const known = typeof declared === "string" ? DIALECT_URIS[declared] : undefined;
-    if (!known) {
-      ctx.report(doc, pointerJoin(base, "$schema"), `unsupported dialect ${JSON.stringify(declared)}: use JSON Schema 2020-12 (the default) or draft-07`);
-      return undefined;
-    }
-    dialect = known;
-  }
-  const before = ctx.diagnostics.length;
-  const ajv = ajvFor(dialect);
-  if (!ajv.validateSchema(schema)) ctx.diagnostics.push(...ajvDiagnostics(ajv.errors, doc.file, base));
-  walkSchema(schema, base, (node, pointer) => {
-    for (const keyword of Object.keys(node)) {
-      if (!keyword.startsWith("x-") && !KNOWN_KEYWORDS.has(keyword))
-        ctx.report(doc, pointerJoin(pointer, keyword), `unknown keyword "${keyword}" (extension keywords start with "x-")`);
-    }
-    if (typeof node.format === "string" && !KNOWN_FORMATS.has(node.format))
-      ctx.report(doc, pointerJoin(pointer, "format"), `unknown format "${node.format}"`);
-    if (node.$id !== undefined && !(pointer === "" && doc.rel.startsWith("defs/")))
-      ctx.report(doc, pointerJoin(pointer, "$id"), "$id is only supported at the root of a defs/ file ($ref resolves against file paths)");
-    for (const keyword of ["$anchor", "$dynamicRef", "$dynamicAnchor"])
-      if (node[keyword] !== undefined) ctx.report(doc, pointerJoin(pointer, keyword), `${keyword} is not supported: use "$ref" with a JSON pointer`);
-    if (pointer !== base && node.$schema !== undefined)
-      ctx.report(doc, pointerJoin(pointer, "$schema"), "$schema is only allowed at the root of a schema");
-  });
-  return ctx.diagnostics.length === before ? dialect : undefined;
 }
 
 function displayDir(sources: Sources): string {

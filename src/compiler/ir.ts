@@ -2,7 +2,10 @@
  * IR: one typed description of the whole server, the only thing emitters see. In: `Checked` +
  * `Normalized`. Out: `ServerIR`, with every name, order and wire payload decided.
  */
-import type { WireTool } from "../runtime/registry.js";
+import type { ResourceContents } from "../runtime/handler.js";
+import type { WirePrompt, WireResource, WireResourceTemplate, WireTool } from "../runtime/registry.js";
+import type { Completions, NormalizedPrimitives } from "./normalize-primitives.js";
+import type { SchemaNode } from "./schema-walk.js";
 import type { Dialect } from "./ajv.js";
 import type { Checked, ServerFile, ToolExample } from "./check.js";
 import { compare } from "./diagnostics.js";
@@ -24,11 +27,48 @@ export interface ToolIR {
   sources: string[];
 }
 
+export interface ResourceIR {
+  name: string;
+  typeName: string;
+  wire: WireResource;
+  /** Contents written in the schema file; when absent, a handler reads the resource. */
+  contents: ResourceContents | undefined;
+  sources: string[];
+}
+
+export interface TemplateIR {
+  name: string;
+  typeName: string;
+  wire: WireResourceTemplate;
+  variables: string[];
+  /** Validates the variables object (values coerced to their declared types). */
+  schema: SchemaNode;
+  dialect: Dialect;
+  variablesType: string;
+  completions: Completions;
+  sources: string[];
+}
+
+export interface PromptIR {
+  name: string;
+  typeName: string;
+  wire: WirePrompt;
+  schema: SchemaNode;
+  dialect: Dialect;
+  argumentsType: string;
+  completions: Completions;
+  sources: string[];
+}
+
 export interface ServerIR {
   server: Omit<ServerFile, "instructions">;
   instructions: string | undefined;
   /** Sorted by name; hidden tools included. */
   tools: ToolIR[];
+  /** Each sorted by name. */
+  resources: ResourceIR[];
+  templates: TemplateIR[];
+  prompts: PromptIR[];
   /** Sorted by name. */
   typeUnits: TypeUnit[];
   /** Every input file, sorted. */
@@ -63,7 +103,9 @@ export function toIR(checked: Checked, normalized: Normalized): ServerIR {
       };
     })
     .sort((a, b) => compare(a.name, b.name));
+  const primitives = primitivesIR(normalized.primitives);
   return {
+    ...primitives,
     server: {
       name: server.name,
       version: server.version,
@@ -75,11 +117,67 @@ export function toIR(checked: Checked, normalized: Normalized): ServerIR {
     instructions,
     tools,
     typeUnits: [...normalized.typeUnits].sort((a, b) => compare(a.name, b.name)),
-    sources: [...new Set([checked.serverDoc.file, ...(checked.annotationsDoc ? [checked.annotationsDoc.file] : []), ...tools.flatMap((t) => t.sources)])].sort(compare),
+    sources: [
+      ...new Set([
+        checked.serverDoc.file,
+        ...(checked.annotationsDoc ? [checked.annotationsDoc.file] : []),
+        ...[...tools, ...primitives.resources, ...primitives.templates, ...primitives.prompts].flatMap((t) => t.sources),
+      ]),
+    ].sort(compare),
   };
 }
 
 function orderHints(h: Record<string, unknown>): Record<string, unknown> {
   const order = ["title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"];
   return Object.fromEntries(order.filter((k) => h[k] !== undefined).map((k) => [k, h[k]]));
+}
+
+/** Present keys only, in a fixed order: the wire form of optional metadata. */
+function pick<T extends object>(from: T, keys: (keyof T)[]): Partial<T> {
+  return Object.fromEntries(keys.filter((k) => from[k] !== undefined).map((k) => [k, from[k]])) as Partial<T>;
+}
+
+function primitivesIR(p: NormalizedPrimitives): Pick<ServerIR, "resources" | "templates" | "prompts"> {
+  const byName = <T extends { name: string }>(list: T[]) => list.sort((a, b) => compare(a.name, b.name));
+  const resources = p.resources.map((r): ResourceIR => {
+    const inline = r.text ?? r.blob;
+    const size = r.size ?? (r.text !== undefined ? Buffer.byteLength(r.text) : r.blob !== undefined ? Buffer.from(r.blob, "base64").length : undefined);
+    return {
+      name: r.name,
+      typeName: typeName(r.name),
+      wire: { uri: r.uri, name: r.name, ...pick(r, ["title", "description", "mimeType"]), ...(size !== undefined && { size }), ...pick(r, ["icons", "annotations", "_meta"]) },
+      contents:
+        inline === undefined
+          ? undefined
+          : { uri: r.uri, ...(r.mimeType !== undefined && { mimeType: r.mimeType }), ...(r.text !== undefined ? { text: r.text } : { blob: r.blob! }) },
+      sources: [r.doc.file],
+    };
+  });
+  const templates = p.templates.map(({ file: t, schema, typeName: variablesType, completions }): TemplateIR => ({
+    name: t.name,
+    typeName: typeName(t.name),
+    wire: { uriTemplate: t.uriTemplate, name: t.name, ...pick(t, ["title", "description", "mimeType", "icons", "annotations", "_meta"]) },
+    variables: t.names,
+    schema,
+    dialect: t.dialect,
+    variablesType,
+    completions,
+    sources: [t.doc.file],
+  }));
+  const prompts = p.prompts.map(({ file: f, schema, typeName: argumentsType, completions }): PromptIR => ({
+    name: f.name,
+    typeName: typeName(f.name),
+    wire: {
+      name: f.name,
+      ...pick(f, ["title", "description"]),
+      ...(f.arguments.length > 0 && { arguments: f.arguments.map((a) => ({ name: a.name, ...pick(a, ["title", "description", "required"]) })) }),
+      ...pick(f, ["icons", "_meta"]),
+    },
+    schema,
+    dialect: f.dialect,
+    argumentsType,
+    completions,
+    sources: [f.doc.file],
+  }));
+  return { resources: byName(resources), templates: byName(templates), prompts: byName(prompts) };
 }

@@ -23,6 +23,8 @@ export interface Sources {
   server: SourceDoc | undefined;
   annotations: SourceDoc | undefined;
   tools: SourceDoc[];
+  resources: SourceDoc[];
+  prompts: SourceDoc[];
   defs: SourceDoc[];
   /** Every file loaded, including defs nested anywhere (for cross-file `$ref`). */
   all: SourceDoc[];
@@ -43,7 +45,7 @@ export async function load(dir: string, cwd: string): Promise<{ sources: Sources
     return undefined;
   });
   if (!files) return { sources: undefined, diagnostics };
-  const sources: Sources = { dir: abs, server: undefined, annotations: undefined, tools: [], defs: [], all: [] };
+  const sources: Sources = { dir: abs, server: undefined, annotations: undefined, tools: [], resources: [], prompts: [], defs: [], all: [] };
   for (const file of files) {
     const rel = path.relative(abs, file).split(path.sep).join("/");
     const display = toDisplay(cwd, file);
@@ -58,13 +60,16 @@ export async function load(dir: string, cwd: string): Promise<{ sources: Sources
     const base = rel.replace(SCHEMA_FILE, "");
     if (base === "server") sources.server = doc;
     else if (base === "annotations") sources.annotations = doc;
-    else if (rel.startsWith("tools/") && !rel.slice(6).includes("/")) sources.tools.push(doc);
+    else if (/^tools\/[^/]+$/.test(rel)) sources.tools.push(doc);
+    else if (/^resources\/[^/]+$/.test(rel)) sources.resources.push(doc);
+    else if (/^prompts\/[^/]+$/.test(rel)) sources.prompts.push(doc);
     else if (rel.startsWith("defs/")) sources.defs.push(doc);
-    else if (!rel.includes("/"))
+    else
       diagnostics.push({
         file: display,
         pointer: "",
-        message: "unexpected file: top-level files are server.json and annotations.json (tools go in tools/, shared definitions in defs/)",
+        message:
+          "unexpected file: the layout is server.json, annotations.json, tools/*, resources/*, prompts/* and defs/**",
       });
   }
   return { sources, diagnostics };

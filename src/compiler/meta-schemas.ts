@@ -108,3 +108,87 @@ export const BUILTIN_PRESETS: Record<string, Hints> = {
   delete: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   external: { openWorldHint: true },
 };
+
+const contentAnnotations = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    audience: { type: "array", items: { enum: ["user", "assistant"] }, uniqueItems: true },
+    priority: { type: "number", minimum: 0, maximum: 1 },
+    lastModified: { type: "string", format: "date-time" },
+  },
+};
+
+/** `"complete"`: per argument or variable, fixed completion values or `"handler"` (the module's `complete` export). */
+const complete = {
+  type: "object",
+  additionalProperties: { anyOf: [{ const: "handler" }, { type: "array", items: { type: "string" }, maxItems: 100 }] },
+};
+
+const resourceCommon = {
+  $schema: { type: "string" },
+  name: { type: "string" },
+  title: { type: "string" },
+  description: { type: "string" },
+  mimeType: { type: "string" },
+  icons,
+  annotations: contentAnnotations,
+  _meta: meta,
+};
+
+export const resourceFileSchema = {
+  type: "object",
+  required: ["uri"],
+  additionalProperties: false,
+  properties: {
+    ...resourceCommon,
+    uri: { type: "string", minLength: 1 },
+    size: { type: "integer", minimum: 0 },
+    text: { type: "string" },
+    blob: { type: "string", pattern: "^[A-Za-z0-9+/]*={0,2}$" },
+  },
+};
+
+export const templateFileSchema = {
+  type: "object",
+  required: ["uriTemplate"],
+  additionalProperties: false,
+  properties: {
+    ...resourceCommon,
+    uriTemplate: { type: "string", minLength: 1 },
+    variables: {
+      type: "object",
+      additionalProperties: { type: "object", additionalProperties: false, properties: { description: { type: "string" }, schema: { type: ["object", "boolean"] } } },
+    },
+    complete,
+  },
+};
+
+export const promptFileSchema = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    $schema: { type: "string" },
+    name: { type: "string" },
+    title: { type: "string" },
+    description: { type: "string" },
+    icons,
+    _meta: meta,
+    arguments: {
+      type: "array",
+      items: {
+        type: "object",
+        required: ["name"],
+        additionalProperties: false,
+        properties: {
+          name: { type: "string", minLength: 1 },
+          title: { type: "string" },
+          description: { type: "string" },
+          required: { type: "boolean" },
+          schema: { type: ["object", "boolean"] },
+        },
+      },
+    },
+    complete,
+  },
+};

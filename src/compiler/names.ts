@@ -5,7 +5,7 @@ const RESERVED = new Set(
     "break case catch class const continue debugger default delete do else enum export extends false finally for " +
     "function if import in instanceof new null return super switch this throw true try typeof var void while with " +
     "as implements interface let package private protected public static yield any boolean constructor declare get " +
-    "module require number set string symbol type from of unknown never object undefined await async"
+    "module require number set string symbol type from of unknown never object undefined await async arguments eval"
   ).split(" "),
 );
 

@@ -13,6 +13,7 @@ import { pointerGet, pointerJoin, pointerParse, type Diagnostic } from "./diagno
 import type { SourceDoc } from "./load.js";
 import type { Hints } from "./meta-schemas.js";
 import { typeName } from "./names.js";
+import { normalizePrimitives, type NormalizedPrimitives } from "./normalize-primitives.js";
 import { isSchemaNode, walkSchema, type SchemaNode } from "./schema-walk.js";
 
 /** A named TypeScript type to generate, from a schema whose `$ref`s are already replaced by type names. */
@@ -34,6 +35,8 @@ export interface NormalizedTool {
 
 export interface Normalized {
   tools: NormalizedTool[];
+  primitives: NormalizedPrimitives;
+  /** Every type to generate: tools, their ref targets, template variables and prompt arguments. */
   typeUnits: TypeUnit[];
 }
 
@@ -135,7 +138,8 @@ export function normalize(checked: Checked): { normalized: Normalized; diagnosti
       uses: [...uses].sort(),
     });
   }
-  if (diagnostics.length) return { normalized: { tools: [], typeUnits: [] }, diagnostics };
+  const primitives = normalizePrimitives(checked.primitives);
+  if (diagnostics.length) return { normalized: { tools: [], primitives, typeUnits: [] }, diagnostics };
 
   // Discover every ref target reachable from the tool roots; each becomes a named type.
   const queue = [...units.values()];
@@ -163,7 +167,7 @@ export function normalize(checked: Checked): { normalized: Normalized; diagnosti
       return units.get(unitKey(target))!.name;
     }),
   }));
-  return { normalized: { tools, typeUnits }, diagnostics };
+  return { normalized: { tools, primitives, typeUnits: [...typeUnits, ...primitives.typeUnits] }, diagnostics };
 }
 
 /** Names units by their preferred name; clashing ones fall back to a longer name, then a number. */

@@ -110,3 +110,47 @@ export type ToolHandler<Input, Output = undefined> = (
   input: Input,
   ctx: ToolContext,
 ) => Promise<[Output] extends [undefined] ? UnstructuredResult : Output>;
+
+/** What a resource handler returns: text, bytes (sent base64), or the contents themselves. */
+export type ResourceResult = string | Uint8Array | ResourceContents | ResourceContents[] | { contents: ResourceContents[] };
+
+/** Reads a static resource declared without inline contents. `ctx.uri` is the resource's URI. */
+export type ResourceHandler = (ctx: ToolContext & { readonly uri: string }) => Promise<ResourceResult>;
+
+/**
+ * Reads a resource of a URI template. `variables` are the values extracted from the URI, validated and
+ * converted to the types their schemas declare (strings unless declared otherwise).
+ */
+export type ResourceTemplateHandler<Variables> = (
+  variables: Variables,
+  ctx: ToolContext & { readonly uri: string },
+) => Promise<ResourceResult>;
+
+export type Role = "user" | "assistant";
+
+export interface PromptMessage {
+  role: Role;
+  content: ContentBlock;
+}
+
+export interface GetPromptResult {
+  description?: string;
+  messages: PromptMessage[];
+  _meta?: Record<string, unknown>;
+}
+
+/** Renders a prompt: a string becomes one user message; or messages; or the full result. */
+export type PromptHandler<Arguments> = (args: Arguments, ctx: ToolContext) => Promise<string | PromptMessage[] | GetPromptResult>;
+
+/** What a completion handler returns: up to 100 values are sent, with `total` / `hasMore` computed if absent. */
+export type CompletionResult = string[] | { values: string[]; total?: number; hasMore?: boolean };
+
+/**
+ * Completes one variable or argument. `value` is what the user typed so far; `context.arguments` holds the
+ * values already chosen for the others.
+ */
+export type CompletionHandler<Arguments> = (
+  value: string,
+  context: { arguments: Partial<Record<keyof Arguments & string, string>> },
+  ctx: ToolContext,
+) => Promise<CompletionResult>;

@@ -2,7 +2,7 @@
  * The shape of a generated `registry.gen.ts`: the only thing the runtime knows about a server.
  * `mcpgen build` emits it; `format` changes whenever this contract changes incompatibly.
  */
-import type { ToolContext } from "./handler.js";
+import type { ResourceContents, ToolContext } from "./handler.js";
 
 /** Any tool handler, as the registry sees it (the typed contract is in generated/handlers.gen.ts). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -54,6 +54,81 @@ export interface ToolEntry {
   readonly handler: () => Promise<{ default: AnyToolHandler }>;
 }
 
+/** A static resource as sent in `resources/list`. */
+export interface WireResource {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  icons?: Record<string, unknown>[];
+  annotations?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+}
+
+/** A resource template as sent in `resources/templates/list`. */
+export interface WireResourceTemplate {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  icons?: Record<string, unknown>[];
+  annotations?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+}
+
+/** A prompt as sent in `prompts/list`. */
+export interface WirePrompt {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: { name: string; title?: string; description?: string; required?: boolean }[];
+  icons?: Record<string, unknown>[];
+  _meta?: Record<string, unknown>;
+}
+
+/** Per variable or argument: fixed completion values, or `"handler"` for the module's `complete` export. */
+export type Completions = Readonly<Record<string, readonly string[] | "handler">>;
+
+/** Any resource, template or prompt handler module, as the registry sees it. */
+export interface AnyHandlerModule {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  default: (...args: any[]) => Promise<unknown>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  complete?: Record<string, (...args: any[]) => Promise<unknown>>;
+}
+
+export interface ResourceEntry {
+  readonly name: string;
+  readonly wire: Readonly<WireResource>;
+  /** Contents written in the schema file; such a resource has no handler. */
+  readonly contents?: Readonly<ResourceContents>;
+  /** Loads the handler module that reads the resource (when there are no inline contents). */
+  readonly handler?: () => Promise<AnyHandlerModule>;
+}
+
+export interface ResourceTemplateEntry {
+  readonly name: string;
+  readonly wire: Readonly<WireResourceTemplate>;
+  /** The template's variables, in order. */
+  readonly variables: readonly string[];
+  /** Validates (and coerces to their declared types) the variables extracted from a URI. */
+  readonly validators: () => Promise<{ variables: Validate }>;
+  readonly handler: () => Promise<AnyHandlerModule>;
+  readonly completions: Completions;
+}
+
+export interface PromptEntry {
+  readonly name: string;
+  readonly wire: Readonly<WirePrompt>;
+  /** Validates the arguments of `prompts/get`. */
+  readonly validators: () => Promise<{ args: Validate }>;
+  readonly handler: () => Promise<AnyHandlerModule>;
+  readonly completions: Completions;
+}
+
 export interface ServerInfo {
   name: string;
   version: string;
@@ -72,4 +147,13 @@ export interface Registry {
   readonly tools: readonly ToolEntry[];
   /** The listed (non-hidden) tools as a JSON array, byte for byte what `tools/list` sends unpaginated. */
   readonly toolsListJson: string;
+  /** Static resources, sorted by name, and their `resources/list` payload. */
+  readonly resources?: readonly ResourceEntry[];
+  readonly resourcesListJson?: string;
+  /** Resource templates, sorted by name, and their `resources/templates/list` payload. */
+  readonly resourceTemplates?: readonly ResourceTemplateEntry[];
+  readonly resourceTemplatesListJson?: string;
+  /** Prompts, sorted by name, and their `prompts/list` payload. */
+  readonly prompts?: readonly PromptEntry[];
+  readonly promptsListJson?: string;
 }

@@ -45,7 +45,9 @@ describe.each(features)("fixture %s", (feature) => {
       const cases = JSON.parse(process.argv[1]);
       const out = {};
       for (const [tool, { valid, invalid }] of Object.entries(cases)) {
-        const { input } = await import(${JSON.stringify(path.join(FIXTURES, feature, "expected/generated/validators/"))} + tool + ".gen.js");
+        // "tool", "resources/<template>" (variables) or "prompts/<prompt>" (arguments)
+        const module = await import(${JSON.stringify(path.join(FIXTURES, feature, "expected/generated/validators/"))} + tool + ".gen.js");
+        const input = module.input ?? module.variables ?? module.args;
         out[tool] = { valid: valid.map((v) => input(v)), invalid: invalid.map((v) => input(v)), errors: invalid.map((v) => (input(v), input.errors?.length ?? 0)) };
       }
       console.log(JSON.stringify(out));`;

@@ -27,3 +27,16 @@ expectTypeOf<Parameters<SendMailHandler>[0]["to"]>().toEqualTypeOf<string>();
 expectTypeOf<Parameters<GreetHandler>[0]["style"]>().toEqualTypeOf<"formal" | "casual" | undefined>();
 expectTypeOf<Parameters<ListTasksHandler>[0]["status"]>().toEqualTypeOf<Status | undefined>();
 expectTypeOf<Status>().toEqualTypeOf<"open" | "in_progress" | "done">();
+
+// Resources, templates and prompts: variables and arguments typed from their schemas (coerced types).
+import type { CompletionHandler, ResourceResult, GetPromptResult, PromptMessage } from "mcpgen/runtime";
+import type { FileResourceCompletions, FileResourceHandler, LiveResourceHandler, ReviewPromptHandler } from "../fixtures/primitives/expected/generated/handlers.gen.js";
+import type { FileResourceVariables } from "../fixtures/primitives/expected/generated/types.gen.js";
+
+expectTypeOf<Parameters<FileResourceHandler>[0]>().toEqualTypeOf<{ path: string; version?: number }>();
+expectTypeOf<FileResourceVariables["version"]>().toEqualTypeOf<number | undefined>();
+expectTypeOf<Parameters<FileResourceHandler>[1]["uri"]>().toEqualTypeOf<string>();
+expectTypeOf<Awaited<ReturnType<LiveResourceHandler>>>().toEqualTypeOf<ResourceResult>();
+expectTypeOf<Parameters<ReviewPromptHandler>[0]>().toEqualTypeOf<{ code: string; language: "ts" | "py" | "go"; tone?: string }>();
+expectTypeOf<Awaited<ReturnType<ReviewPromptHandler>>>().toEqualTypeOf<string | PromptMessage[] | GetPromptResult>();
+expectTypeOf<FileResourceCompletions>().toEqualTypeOf<{ path: CompletionHandler<FileResourceVariables> }>();

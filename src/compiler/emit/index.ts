@@ -9,7 +9,7 @@ import { rel, type BuildConfig } from "../config.js";
 import type { Diagnostic } from "../diagnostics.js";
 import type { ServerIR } from "../ir.js";
 import { emitTypeUnits } from "./types.js";
-import { emitValidator } from "./validators.js";
+import { compileModule, emitValidator, type ValidatorModule } from "./validators.js";
 import { jsonLiteral, render } from "./render.js";
 
 export interface Emitted {
@@ -32,13 +32,33 @@ export async function emit(ir: ServerIR, config: BuildConfig, cache: Cache, vers
     return r.startsWith(".") ? r : "./" + r;
   };
 
+  const validatorFile = (base: string, subject: string, module: ValidatorModule, exports: { name: string; doc: string }[], sources: string[]) => {
+    const view = { ...header(sources), subject, exports };
+    files.set(`${base}.gen.js`, render("validator.gen.js", { ...view, imports: module.imports, body: { code: module.body } }));
+    files.set(`${base}.gen.d.ts`, render("validator.gen.d.ts", view));
+  };
   for (const tool of ir.tools) {
     const { module, diagnostics: found } = emitValidator(tool, cache);
     diagnostics.push(...found);
     if (!module) continue;
-    const view = { ...header(tool.sources), tool: tool.name, hasOutput: tool.outputType !== undefined };
-    files.set(`validators/${tool.name}.gen.js`, render("validator.gen.js", { ...view, imports: module.imports, body: { code: module.body } }));
-    files.set(`validators/${tool.name}.gen.d.ts`, render("validator.gen.d.ts", view));
+    const exports = [{ name: "input", doc: `the arguments of tool ${tool.name}` }];
+    if (tool.outputType) exports.push({ name: "output", doc: `the structured output of tool ${tool.name}` });
+    validatorFile(`validators/${tool.name}`, `tool ${tool.name}`, module, exports, tool.sources);
+  }
+  for (const [kind, items, exportName] of [
+    ["resources", ir.templates, "variables"],
+    ["prompts", ir.prompts, "args"],
+  ] as const) {
+    for (const item of items) {
+      const at = kind === "resources" ? "/variables" : "/arguments";
+      const { module, diagnostics: found } = compileModule(
+        { file: item.sources[0]!, dialect: item.dialect, schemas: { [exportName]: { schema: item.schema, at } }, coerce: true },
+        cache,
+      );
+      diagnostics.push(...found);
+      const what = kind === "resources" ? `resource template ${item.name}` : `prompt ${item.name}`;
+      if (module) validatorFile(`validators/${kind}/${item.name}`, what, module, [{ name: exportName, doc: `the ${exportName === "args" ? "arguments" : exportName} of ${what}` }], item.sources);
+    }
   }
 
   const units = await emitTypeUnits(ir.typeUnits, cache);
@@ -47,12 +67,58 @@ export async function emit(ir: ServerIR, config: BuildConfig, cache: Cache, vers
   const listed = ir.tools.filter((t) => !t.hidden);
   const hidden = ir.tools.filter((t) => t.hidden);
   const handlersImport = importPath(config.outDir, config.handlersDir);
+  const primitives = ir.resources.length + ir.templates.length + ir.prompts.length > 0;
+  const describe = (kind: string, item: { name: string; wire: { description?: string } }) =>
+    `Handler of ${kind} "${item.name}"${item.wire.description ? `: ${item.wire.description}` : "."}`;
+  const completed = (c: Record<string, unknown>) => Object.keys(c).filter((k) => c[k] === "handler");
+  const contract = {
+    tools: ir.tools.map((t) => ({
+      name: t.name,
+      doc: describe("tool", t),
+      handlerType: `${t.typeName}Handler`,
+      inputType: t.inputType,
+      outputType: t.outputType ?? false,
+      file: `${t.name}.ts`,
+      template: "handler.ts",
+      kind: "Tool",
+    })),
+    resources: ir.resources
+      .filter((r) => !r.contents)
+      .map((r) => ({ name: r.name, doc: describe("resource", r), handlerType: `${r.typeName}ResourceHandler`, file: `resources/${r.name}.ts`, template: "resource-handler.ts", kind: "Resource" })),
+    templates: ir.templates.map((t) => ({
+      name: t.name,
+      doc: describe("resource template", t),
+      handlerType: `${t.typeName}ResourceHandler`,
+      argsType: t.variablesType,
+      completionsType: completed(t.completions).length ? `${t.typeName}ResourceCompletions` : false,
+      completed: completed(t.completions),
+      file: `resources/${t.name}.ts`,
+      template: "template-handler.ts",
+      kind: "Resource template",
+    })),
+    prompts: ir.prompts.map((p) => ({
+      name: p.name,
+      doc: describe("prompt", p),
+      handlerType: `${p.typeName}PromptHandler`,
+      argsType: p.argumentsType,
+      completionsType: completed(p.completions).length ? `${p.typeName}PromptCompletions` : false,
+      completed: completed(p.completions),
+      file: `prompts/${p.name}.ts`,
+      template: "prompt-handler.ts",
+      kind: "Prompt",
+    })),
+  };
+  const handlerImport = (file: string) => `${handlersImport}/${file.replace(/\.ts$/, ".js")}`;
   files.set(
     "registry.gen.ts",
     render("registry.gen.ts", {
       ...header(ir.sources),
+      primitives,
       toolsListJson: jsonLiteral(listed.map((t) => t.wire)),
       hiddenJson: jsonLiteral(hidden.map((t) => t.wire)),
+      resourcesListJson: jsonLiteral(ir.resources.map((r) => r.wire)),
+      resourceTemplatesListJson: jsonLiteral(ir.templates.map((t) => t.wire)),
+      promptsListJson: jsonLiteral(ir.prompts.map((p) => p.wire)),
       server: ir.server,
       instructions: ir.instructions ?? false,
       tools: ir.tools.map((t) => ({
@@ -60,32 +126,45 @@ export async function emit(ir: ServerIR, config: BuildConfig, cache: Cache, vers
         hidden: t.hidden,
         index: (t.hidden ? hidden : listed).indexOf(t),
         validatorImport: `./validators/${t.name}.gen.js`,
-        handlerImport: `${handlersImport}/${t.name}.js`,
+        handlerImport: handlerImport(`${t.name}.ts`),
+      })),
+      resources: ir.resources.map((r, index) => ({
+        name: r.name,
+        index,
+        contents: r.contents ?? false,
+        handlerType: `${r.typeName}ResourceHandler`,
+        handlerImport: handlerImport(`resources/${r.name}.ts`),
+      })),
+      templates: ir.templates.map((t, index) => ({
+        ...contract.templates[index]!,
+        index,
+        variables: t.variables,
+        completions: t.completions,
+        validatorImport: `./validators/resources/${t.name}.gen.js`,
+        handlerImport: handlerImport(`resources/${t.name}.ts`),
+      })),
+      prompts: ir.prompts.map((p, index) => ({
+        ...contract.prompts[index]!,
+        index,
+        completions: p.completions,
+        validatorImport: `./validators/prompts/${p.name}.gen.js`,
+        handlerImport: handlerImport(`prompts/${p.name}.ts`),
       })),
     }),
   );
-
-  const contract = ir.tools.map((t) => ({
-    name: t.name,
-    doc: `Handler of tool "${t.name}"${t.wire.description ? `: ${t.wire.description}` : "."}`,
-    handlerType: `${t.typeName}Handler`,
-    inputType: t.inputType,
-    outputType: t.outputType ?? false,
-  }));
-  files.set("handlers.gen.ts", render("handlers.gen.ts", { ...header(ir.sources), tools: contract }));
+  files.set("handlers.gen.ts", render("handlers.gen.ts", { ...header(ir.sources), primitives, ...contract }));
   files.set("server.gen.ts", render("server.gen.ts", header(ir.sources)));
 
   const stubs = new Map<string, string>();
-  const contractImport = importPath(config.handlersDir, config.outDir) + "/handlers.gen.js";
-  for (const [i, t] of ir.tools.entries()) {
-    const file = path.join(config.handlersDir, `${t.name}.ts`);
+  for (const item of [...contract.tools, ...contract.resources, ...contract.templates, ...contract.prompts]) {
+    const file = path.join(config.handlersDir, item.file);
     stubs.set(
       file,
-      render("handler.ts", {
-        ...contract[i]!,
+      render(item.template, {
+        ...item,
         contractFile: rel(config, path.join(config.outDir, "handlers.gen.ts")),
-        contractImport,
-        notImplemented: `Tool "${t.name}" is not implemented yet: edit ${rel(config, file)}.`,
+        contractImport: importPath(path.dirname(file), config.outDir) + "/handlers.gen.js",
+        notImplemented: `${item.kind} "${item.name}" is not implemented yet: edit ${rel(config, file)}.`,
       }),
     );
   }

@@ -1,14 +1,15 @@
 /**
- * Validators: ajv standalone code for each tool's input and output schema, as plain ESM. ajv still prints
- * `require("…")` for its runtime helpers in ESM mode (ajv issues #2209, #1976); those become imports.
- * Also checks `examples` against the schemas they illustrate.
+ * Validators: ajv standalone code as plain ESM, one module per tool (input, output), per resource
+ * template (variables) and per prompt (arguments). ajv still prints `require("…")` for its runtime helpers
+ * in ESM mode (ajv issues #2209, #1976); those become imports. Also checks tools' `examples`.
  */
 import standaloneModule from "ajv/dist/standalone/index.js";
+import type { Dialect } from "../ajv.js";
 import { ajvDiagnostics, createAjv } from "../ajv.js";
 import { cacheKey, type Cache } from "../cache.js";
 import { pointerJoin, type Diagnostic } from "../diagnostics.js";
 import type { ToolIR } from "../ir.js";
-import { walkSchema } from "../schema-walk.js";
+import { walkSchema, type SchemaNode } from "../schema-walk.js";
 
 // ajv's standalone module is CommonJS: its default export arrives wrapped under plain Node ESM.
 type StandaloneCode = (ajv: unknown, refs: Record<string, string>) => string;
@@ -20,59 +21,77 @@ export interface ValidatorModule {
   body: string;
 }
 
+interface Request {
+  /** Source file, for diagnostics. */
+  file: string;
+  dialect: Dialect;
+  /** Export name → schema and its pointer in `file`. */
+  schemas: Record<string, { schema: SchemaNode; at: string }>;
+  /** Coerce strings to the declared types (URI template variables arrive as strings). */
+  coerce?: boolean;
+  /** Values to check, by export name: each must be valid. */
+  examples?: { against: string; value: unknown; at: string }[];
+}
+
 export function emitValidator(tool: ToolIR, cache: Cache): { module?: ValidatorModule; diagnostics: Diagnostic[] } {
-  const key = cacheKey("validator", tool.dialect, tool.wire.inputSchema, tool.wire.outputSchema ?? null, tool.examples);
+  const file = tool.sources[0]!;
+  const schemas: Request["schemas"] = { input: { schema: tool.wire.inputSchema, at: "/inputSchema" } };
+  if (tool.wire.outputSchema) schemas.output = { schema: tool.wire.outputSchema, at: "/outputSchema" };
+  const examples: NonNullable<Request["examples"]> = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const [which, { schema, at }] of Object.entries(schemas)) {
+    const own = (schema as { examples?: unknown }).examples;
+    if (Array.isArray(own)) own.forEach((value, i) => examples.push({ against: which, value, at: pointerJoin(at, "examples", i) }));
+  }
+  tool.examples.forEach((ex, i) => {
+    examples.push({ against: "input", value: ex.input, at: pointerJoin("/examples", i, "input") });
+    if (ex.output === undefined) return;
+    if (tool.wire.outputSchema) examples.push({ against: "output", value: ex.output, at: pointerJoin("/examples", i, "output") });
+    else diagnostics.push({ file, pointer: pointerJoin("/examples", i, "output"), message: "example has an output but the tool has no outputSchema" });
+  });
+  if (diagnostics.length) return { diagnostics };
+  return compileModule({ file, dialect: tool.dialect, schemas, examples }, cache);
+}
+
+/** One standalone module exporting a validator per schema (cached by content). */
+export function compileModule(request: Request, cache: Cache): { module?: ValidatorModule; diagnostics: Diagnostic[] } {
+  const key = cacheKey("validator", request.dialect, request.coerce ?? false, request.schemas, request.examples ?? []);
   const cached = cache.get(key);
   if (cached !== undefined) return { module: JSON.parse(cached) as ValidatorModule, diagnostics: [] };
 
-  const file = tool.sources[0]!;
+  const { file } = request;
   const diagnostics: Diagnostic[] = [];
-  const ajv = createAjv(tool.dialect, extensionKeywords(tool));
+  const ajv = createAjv(request.dialect, extensionKeywords(Object.values(request.schemas).map((s) => s.schema)), request.coerce);
   const refs: Record<string, string> = {};
-  for (const which of ["input", "output"] as const) {
-    const schema = which === "input" ? tool.wire.inputSchema : tool.wire.outputSchema;
-    if (!schema) continue;
-    const at = `/${which}Schema`;
-    let validate;
+  for (const [name, { schema, at }] of Object.entries(request.schemas)) {
     try {
-      ajv.addSchema(schema, which);
-      validate = ajv.getSchema(which)!;
+      ajv.addSchema(schema, name);
+      ajv.getSchema(name);
+      refs[name] = name;
     } catch (error) {
       diagnostics.push({ file, pointer: at, message: `cannot compile: ${(error as Error).message}` });
-      continue;
     }
-    refs[which] = which;
-    const check = (value: unknown, pointer: string) => {
-      if (!validate(value))
-        diagnostics.push(
-          ...ajvDiagnostics(validate.errors, file, "").map((d) => ({
-            file,
-            pointer,
-            message: `example does not match the ${which}Schema: ${d.pointer || "(root)"} ${d.message}`,
-          })),
-        );
-    };
-    const own = (schema as { examples?: unknown }).examples;
-    if (Array.isArray(own)) own.forEach((ex, i) => check(ex, pointerJoin(at, "examples", i)));
-    tool.examples.forEach((ex, i) => {
-      const value = which === "input" ? ex.input : ex.output;
-      if (value !== undefined) check(value, pointerJoin("/examples", i, which));
-    });
   }
-  tool.examples.forEach((ex, i) => {
-    if (ex.output !== undefined && !tool.wire.outputSchema)
-      diagnostics.push({ file, pointer: pointerJoin("/examples", i, "output"), message: "example has an output but the tool has no outputSchema" });
-  });
+  for (const { against, value, at } of request.examples ?? []) {
+    const validate = refs[against] && ajv.getSchema(against);
+    if (!validate || validate(structuredClone(value))) continue;
+    diagnostics.push(
+      ...ajvDiagnostics(validate.errors, file, "").map((d) => ({
+        file,
+        pointer: at,
+        message: `example does not match the ${against}Schema: ${d.pointer || "(root)"} ${d.message}`,
+      })),
+    );
+  }
   if (diagnostics.length) return { diagnostics };
   const module = toEsm(standaloneCode(ajv, refs));
   cache.set(key, JSON.stringify(module));
   return { module, diagnostics };
 }
 
-function extensionKeywords(tool: ToolIR): Set<string> {
+function extensionKeywords(schemas: SchemaNode[]): Set<string> {
   const found = new Set<string>();
-  for (const schema of [tool.wire.inputSchema, tool.wire.outputSchema])
-    walkSchema(schema, "", (node) => Object.keys(node).forEach((k) => k.startsWith("x-") && found.add(k)));
+  for (const schema of schemas) walkSchema(schema, "", (node) => Object.keys(node).forEach((k) => k.startsWith("x-") && found.add(k)));
   return found;
 }
 

@@ -1,0 +1,58 @@
+/** The check of one JSON Schema, shared by every kind of input file that embeds schemas. */
+import type { SourceDoc } from "./load.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { addFormats, ajvDiagnostics, ajvFor, DIALECT_URIS, KNOWN_FORMATS, type Dialect } from "./ajv.js";
+import { pointerJoin, type Diagnostic } from "./diagnostics.js";
+import { KNOWN_KEYWORDS, walkSchema } from "./schema-walk.js";
+
+/** Names of tools, resources and prompts: they become file names and identifiers. */
+export const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/** Validates input files against mcpgen's own meta-schemas. */
+export const metaAjv = addFormats(new Ajv2020({ allErrors: true, strict: false }));
+
+export interface Context {
+  diagnostics: Diagnostic[];
+  report(doc: SourceDoc, pointer: string, message: string): void;
+}
+
+/**
+ * Checks one JSON Schema: dialect, validity against the dialect's meta-schema, known keywords and formats,
+ * supported `$id`/anchors. Returns the dialect, or undefined when the schema is unusable.
+ */
+export function checkSchema(schema: unknown, doc: SourceDoc, base: string, parent: Dialect | undefined, ctx: Context): Dialect | undefined {
+  if (typeof schema === "boolean") return parent ?? "2020-12";
+  if (schema === null || typeof schema !== "object" || Array.isArray(schema)) {
+    ctx.report(doc, base, "must be a JSON Schema object");
+    return undefined;
+  }
+  const declared = (schema as { $schema?: unknown }).$schema;
+  let dialect: Dialect = parent ?? "2020-12";
+  if (declared !== undefined) {
+    const known = typeof declared === "string" ? DIALECT_URIS[declared] : undefined;
+    if (!known) {
+      ctx.report(doc, pointerJoin(base, "$schema"), `unsupported dialect ${JSON.stringify(declared)}: use JSON Schema 2020-12 (the default) or draft-07`);
+      return undefined;
+    }
+    dialect = known;
+  }
+  const before = ctx.diagnostics.length;
+  const ajv = ajvFor(dialect);
+  if (!ajv.validateSchema(schema)) ctx.diagnostics.push(...ajvDiagnostics(ajv.errors, doc.file, base));
+  walkSchema(schema, base, (node, pointer) => {
+    for (const keyword of Object.keys(node)) {
+      if (!keyword.startsWith("x-") && !KNOWN_KEYWORDS.has(keyword))
+        ctx.report(doc, pointerJoin(pointer, keyword), `unknown keyword "${keyword}" (extension keywords start with "x-")`);
+    }
+    if (typeof node.format === "string" && !KNOWN_FORMATS.has(node.format))
+      ctx.report(doc, pointerJoin(pointer, "format"), `unknown format "${node.format}"`);
+    if (node.$id !== undefined && !(pointer === "" && doc.rel.startsWith("defs/")))
+      ctx.report(doc, pointerJoin(pointer, "$id"), "$id is only supported at the root of a defs/ file ($ref resolves against file paths)");
+    for (const keyword of ["$anchor", "$dynamicRef", "$dynamicAnchor"])
+      if (node[keyword] !== undefined) ctx.report(doc, pointerJoin(pointer, keyword), `${keyword} is not supported: use "$ref" with a JSON pointer`);
+    if (pointer !== base && node.$schema !== undefined)
+      ctx.report(doc, pointerJoin(pointer, "$schema"), "$schema is only allowed at the root of a schema");
+  });
+  return ctx.diagnostics.length === before ? dialect : undefined;
+}
+

@@ -1,0 +1,82 @@
+/**
+ * normalize, for resources, templates and prompts: the object schema that validates a template's
+ * extracted variables or a prompt's arguments (one property per variable or argument, strings unless a
+ * schema says otherwise), the completions each one offers, and their type units.
+ */
+import type { CheckedPrimitives, PromptFile, ResourceFile, TemplateFile } from "./check-primitives.js";
+import { typeName } from "./names.js";
+import type { TypeUnit } from "./normalize.js";
+import type { SchemaNode } from "./schema-walk.js";
+
+/** Per variable or argument: fixed completion values, or `"handler"`. */
+export type Completions = Record<string, string[] | "handler">;
+
+export interface NormalizedTemplate {
+  file: TemplateFile;
+  schema: SchemaNode;
+  typeName: string;
+  completions: Completions;
+}
+
+export interface NormalizedPrompt {
+  file: PromptFile;
+  schema: SchemaNode;
+  typeName: string;
+  completions: Completions;
+}
+
+export interface NormalizedPrimitives {
+  resources: ResourceFile[];
+  templates: NormalizedTemplate[];
+  prompts: NormalizedPrompt[];
+  typeUnits: TypeUnit[];
+}
+
+export function normalizePrimitives(checked: CheckedPrimitives): NormalizedPrimitives {
+  const templates = checked.templates.map((file): NormalizedTemplate => {
+    const entries = file.names.map((name) => [name, file.variables[name]?.schema, file.variables[name]?.description] as const);
+    return {
+      file,
+      schema: objectSchema(entries, file.names.filter((n) => !file.optional.includes(n))),
+      typeName: `${typeName(file.name)}ResourceVariables`,
+      completions: completions(entries, file.complete),
+    };
+  });
+  const prompts = checked.prompts.map((file): NormalizedPrompt => {
+    const entries = file.arguments.map((a) => [a.name, a.schema, a.description] as const);
+    return {
+      file,
+      schema: objectSchema(entries, file.arguments.filter((a) => a.required).map((a) => a.name)),
+      typeName: `${typeName(file.name)}PromptArguments`,
+      completions: completions(entries, file.complete),
+    };
+  });
+  return {
+    resources: checked.resources,
+    templates,
+    prompts,
+    typeUnits: [...templates, ...prompts].map((p) => ({ name: p.typeName, schema: p.schema })),
+  };
+}
+
+type Entry = readonly [name: string, schema: SchemaNode | boolean | undefined, description: string | undefined];
+
+function objectSchema(entries: readonly Entry[], required: string[]): SchemaNode {
+  const properties = Object.fromEntries(
+    entries.map(([name, schema, description]) => {
+      const base: SchemaNode = schema === undefined ? { type: "string" } : typeof schema === "boolean" ? (schema ? {} : { not: {} }) : schema;
+      return [name, description !== undefined && base.description === undefined ? { ...base, description } : base];
+    }),
+  );
+  return { type: "object", properties, ...(required.length && { required }), additionalProperties: false };
+}
+
+/** Declared completions win; otherwise a string `enum` completes by itself. */
+function completions(entries: readonly Entry[], declared: Completions): Completions {
+  const out: Completions = {};
+  for (const [name, schema] of entries) {
+    const values = declared[name] ?? (typeof schema === "object" && Array.isArray(schema.enum) && schema.enum.every((v) => typeof v === "string") ? (schema.enum as string[]) : undefined);
+    if (values !== undefined) out[name] = values;
+  }
+  return out;
+}
