@@ -41,9 +41,9 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
 
   const tools = ir.tools.length;
   if (config.check) {
-    const comparison = await compareOutput(emitted, config);
+    const comparison = compareOutput(emitted, config);
     const upToDate = !comparison.changed.length && !comparison.missing.length && !comparison.extra.length && !comparison.missingHandlers.length;
     return { mode: "check", config, tools, upToDate, ...comparison };
   }
-  return { mode: "write", config, tools, ...(await write(emitted, config)) };
+  return { mode: "write", config, tools, ...write(emitted, config) };
 }

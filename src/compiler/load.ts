@@ -2,7 +2,8 @@
  * load: read the schemas folder in sorted order and parse every file (JSON, or YAML for .yaml/.yml).
  * In: the schemas directory. Out: a `Sources` set of parsed documents, each remembering its file.
  */
-import { readdir, readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseDocument } from "yaml";
@@ -49,7 +50,7 @@ export async function load(dir: string, cwd: string): Promise<{ sources: Sources
   for (const file of files) {
     const rel = path.relative(abs, file).split(path.sep).join("/");
     const display = toDisplay(cwd, file);
-    const text = await readFile(file, "utf8");
+    const text = readFileSync(file, "utf8");
     const parsed = parse(text, /\.ya?ml$/i.test(file));
     if ("error" in parsed) {
       diagnostics.push({ file: display, pointer: "", message: parsed.error });

@@ -3,7 +3,7 @@
  * stubs, never touching an existing one. With `--check`: compare instead, and report.
  */
 import { randomBytes } from "node:crypto";
-import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { rel, type BuildConfig } from "./config.js";
 import { compare } from "./diagnostics.js";
@@ -33,8 +33,8 @@ export class OutputError extends Error {
   override name = "OutputError";
 }
 
-export async function compareOutput(emitted: Emitted, config: BuildConfig): Promise<Comparison> {
-  const onDisk = await readTree(config.outDir);
+export function compareOutput(emitted: Emitted, config: BuildConfig): Comparison {
+  const onDisk = readTree(config.outDir);
   const changed: string[] = [];
   const missing: string[] = [];
   for (const [file, content] of emitted.files) {
@@ -44,13 +44,13 @@ export async function compareOutput(emitted: Emitted, config: BuildConfig): Prom
   }
   const extra = [...onDisk.keys()].filter((f) => !emitted.files.has(f));
   const missingHandlers: string[] = [];
-  for (const file of emitted.stubs.keys()) if (!(await exists(file))) missingHandlers.push(rel(config, file));
+  for (const file of emitted.stubs.keys()) if (!existsSync(file)) missingHandlers.push(rel(config, file));
   const out = (f: string) => rel(config, path.join(config.outDir, f));
   return { changed: changed.map(out), missing: missing.map(out), extra: extra.map(out), missingHandlers };
 }
 
-export async function write(emitted: Emitted, config: BuildConfig): Promise<WriteResult> {
-  const onDisk = await readTree(config.outDir);
+export function write(emitted: Emitted, config: BuildConfig): WriteResult {
+  const onDisk = readTree(config.outDir);
   for (const [file, content] of onDisk)
     if (!content.startsWith(GENERATED_MARK))
       throw new OutputError(
@@ -58,13 +58,17 @@ export async function write(emitted: Emitted, config: BuildConfig): Promise<Writ
       );
   const updated = [...emitted.files].filter(([f, c]) => onDisk.get(f) !== c).map(([f]) => f);
   const removed = [...onDisk.keys()].filter((f) => !emitted.files.has(f));
-  if (updated.length || removed.length || onDisk.size === 0) await swapIn(emitted.files, config.outDir);
+  if (updated.length || removed.length || onDisk.size === 0) {
+    const unchanged = new Set([...emitted.files.keys()].filter((f) => onDisk.get(f) === emitted.files.get(f)));
+    swapIn(emitted.files, unchanged, config.outDir);
+  }
 
   const createdHandlers: string[] = [];
   for (const [file, content] of emitted.stubs) {
-    await mkdir(path.dirname(file), { recursive: true });
+    if (existsSync(file)) continue;
+    mkdirSync(path.dirname(file), { recursive: true });
     try {
-      await writeFile(file, content, { flag: "wx" }); // never overwrites
+      writeFileSync(file, content, { flag: "wx" }); // never overwrites, even if the file appeared meanwhile
       createdHandlers.push(rel(config, file));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
@@ -74,56 +78,63 @@ export async function write(emitted: Emitted, config: BuildConfig): Promise<Writ
   return { updated: updated.map(out), removed: removed.map(out), createdHandlers };
 }
 
-/** Writes the whole set into a sibling folder, then swaps it for the old one. */
-async function swapIn(files: Map<string, string>, outDir: string): Promise<void> {
+/**
+ * Writes the whole set into a sibling folder, then swaps it for the old one. Unchanged files are
+ * hard-linked from the old folder rather than written again. Synchronous: thousands of small files go
+ * faster without a promise per call.
+ */
+function swapIn(files: Map<string, string>, unchanged: Set<string>, outDir: string): void {
   const suffix = `${process.pid}-${randomBytes(4).toString("hex")}`;
   const staging = `${outDir}.mcpgen-new-${suffix}`;
   const retired = `${outDir}.mcpgen-old-${suffix}`;
+  const made = new Set<string>();
   try {
     for (const [file, content] of files) {
       const target = path.join(staging, file);
-      await mkdir(path.dirname(target), { recursive: true });
-      await writeFile(target, content);
+      const dir = path.dirname(target);
+      if (!made.has(dir)) made.add((mkdirSync(dir, { recursive: true }), dir));
+      if (unchanged.has(file)) {
+        try {
+          linkSync(path.join(outDir, file), target);
+          continue;
+        } catch {
+          // Some file systems have no hard links: write it instead.
+        }
+      }
+      writeFileSync(target, content);
     }
-    const hadOld = await rename(outDir, retired).then(
-      () => true,
-      (e: NodeJS.ErrnoException) => {
-        if (e.code === "ENOENT") return false;
-        throw e;
-      },
-    );
-    await mkdir(path.dirname(outDir), { recursive: true });
-    await rename(staging, outDir);
-    if (hadOld) await rm(retired, { recursive: true, force: true });
+    let hadOld = true;
+    try {
+      renameSync(outDir, retired);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      hadOld = false;
+    }
+    mkdirSync(path.dirname(outDir), { recursive: true });
+    renameSync(staging, outDir);
+    if (hadOld) rmSync(retired, { recursive: true, force: true });
   } finally {
-    await rm(staging, { recursive: true, force: true });
+    rmSync(staging, { recursive: true, force: true });
   }
 }
 
 /** Every file below `dir` by relative path (forward slashes), with its content; empty if `dir` is missing. */
-async function readTree(dir: string): Promise<Map<string, string>> {
+function readTree(dir: string): Map<string, string> {
   const out = new Map<string, string>();
-  const walk = async (sub: string) => {
+  const walk = (sub: string) => {
     let entries;
     try {
-      entries = await readdir(path.join(dir, sub), { withFileTypes: true });
+      entries = readdirSync(path.join(dir, sub), { withFileTypes: true });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT" && sub === "") return;
       throw error;
     }
     for (const entry of entries.sort((a, b) => compare(a.name, b.name))) {
       const relPath = sub ? `${sub}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) await walk(relPath);
-      else out.set(relPath, await readFile(path.join(dir, relPath), "utf8"));
+      if (entry.isDirectory()) walk(relPath);
+      else out.set(relPath, readFileSync(path.join(dir, relPath), "utf8"));
     }
   };
-  await walk("");
+  walk("");
   return out;
-}
-
-async function exists(file: string): Promise<boolean> {
-  return readFile(file).then(
-    () => true,
-    () => false,
-  );
 }

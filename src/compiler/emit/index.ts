@@ -8,8 +8,8 @@ import type { Cache } from "../cache.js";
 import { rel, type BuildConfig } from "../config.js";
 import type { Diagnostic } from "../diagnostics.js";
 import type { ServerIR } from "../ir.js";
-import { emitTypeUnits } from "./types.js";
-import { compileModule, emitValidator, type ValidatorModule } from "./validators.js";
+import { compileAll } from "./parallel.js";
+import { compileModule, type ValidatorModule } from "./validators.js";
 import { jsonLiteral, render } from "./render.js";
 
 export interface Emitted {
@@ -37,8 +37,9 @@ export async function emit(ir: ServerIR, config: BuildConfig, cache: Cache, vers
     files.set(`${base}.gen.js`, render("validator.gen.js", { ...view, imports: module.imports, body: { code: module.body } }));
     files.set(`${base}.gen.d.ts`, render("validator.gen.d.ts", view));
   };
-  for (const tool of ir.tools) {
-    const { module, diagnostics: found } = emitValidator(tool, cache);
+  const compiled = await compileAll({ tools: ir.tools, units: ir.typeUnits, cacheDir: config.cacheDir });
+  for (const [i, tool] of ir.tools.entries()) {
+    const { module, diagnostics: found } = compiled.validators[i]!;
     diagnostics.push(...found);
     if (!module) continue;
     const exports = [{ name: "input", doc: `the arguments of tool ${tool.name}` }];
@@ -61,8 +62,7 @@ export async function emit(ir: ServerIR, config: BuildConfig, cache: Cache, vers
     }
   }
 
-  const units = await emitTypeUnits(ir.typeUnits, cache);
-  files.set("types.gen.ts", render("types.gen.ts", { ...header(ir.sources), units }));
+  files.set("types.gen.ts", render("types.gen.ts", { ...header(ir.sources), units: compiled.types }));
 
   const listed = ir.tools.filter((t) => !t.hidden);
   const hidden = ir.tools.filter((t) => t.hidden);

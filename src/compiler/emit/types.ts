@@ -15,18 +15,16 @@ const options: Partial<Options> = {
   unknownAny: true,
 };
 
-export async function emitTypeUnits(units: readonly TypeUnit[], cache: Cache): Promise<Code[]> {
-  return Promise.all(
-    units.map(async (unit) => {
-      const key = cacheKey("types", unit);
-      let code = cache.get(key);
-      if (code === undefined) {
-        code = await compileUnit(unit);
-        cache.set(key, code);
-      }
-      return { code };
-    }),
-  );
+/** A unit's declaration; with `onlyCached`, undefined unless the cache has it. */
+export async function emitTypeUnit(unit: TypeUnit, cache: Cache, onlyCached = false): Promise<Code | undefined> {
+  const key = cacheKey("types", unit);
+  let code = cache.get(key);
+  if (code === undefined) {
+    if (onlyCached) return undefined;
+    code = await compileUnit(unit);
+    cache.set(key, code);
+  }
+  return { code };
 }
 
 async function compileUnit(unit: TypeUnit): Promise<string> {

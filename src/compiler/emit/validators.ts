@@ -33,7 +33,10 @@ interface Request {
   examples?: { against: string; value: unknown; at: string }[];
 }
 
-export function emitValidator(tool: ToolIR, cache: Cache): { module?: ValidatorModule; diagnostics: Diagnostic[] } {
+export type Compiled = { module?: ValidatorModule; diagnostics: Diagnostic[] };
+
+/** A tool's validator module; with `onlyCached`, undefined unless the cache has it. */
+export function emitValidator(tool: ToolIR, cache: Cache, onlyCached = false): Compiled | undefined {
   const file = tool.sources[0]!;
   const schemas: Request["schemas"] = { input: { schema: tool.wire.inputSchema, at: "/inputSchema" } };
   if (tool.wire.outputSchema) schemas.output = { schema: tool.wire.outputSchema, at: "/outputSchema" };
@@ -50,14 +53,17 @@ export function emitValidator(tool: ToolIR, cache: Cache): { module?: ValidatorM
     else diagnostics.push({ file, pointer: pointerJoin("/examples", i, "output"), message: "example has an output but the tool has no outputSchema" });
   });
   if (diagnostics.length) return { diagnostics };
-  return compileModule({ file, dialect: tool.dialect, schemas, examples }, cache);
+  return compileModule({ file, dialect: tool.dialect, schemas, examples }, cache, onlyCached);
 }
 
 /** One standalone module exporting a validator per schema (cached by content). */
-export function compileModule(request: Request, cache: Cache): { module?: ValidatorModule; diagnostics: Diagnostic[] } {
+export function compileModule(request: Request, cache: Cache): Compiled;
+export function compileModule(request: Request, cache: Cache, onlyCached: boolean): Compiled | undefined;
+export function compileModule(request: Request, cache: Cache, onlyCached = false): Compiled | undefined {
   const key = cacheKey("validator", request.dialect, request.coerce ?? false, request.schemas, request.examples ?? []);
   const cached = cache.get(key);
   if (cached !== undefined) return { module: JSON.parse(cached) as ValidatorModule, diagnostics: [] };
+  if (onlyCached) return undefined;
 
   const { file } = request;
   const diagnostics: Diagnostic[] = [];

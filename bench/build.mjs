@@ -1,0 +1,392 @@
+/**
+ * `npm run bench:build`: how long `build()` takes on generated servers of 10, 100 and 1,000 tools, and how
+ * much memory it needs. A benchmark, not a test: it prints figures and exits 0 whatever they are.
+ *
+ * For each size, in a temp dir, a seeded fixture (bench/lib/fixtures.mjs) is built in fresh child processes
+ * (bench/lib/run-build.mjs), so module caches, JIT state and memory never carry over between measurements:
+ *   cold          cache off, empty output and handler folders (a first build, or `--no-cache`)
+ *   cache fill    cache on but empty: a cold build that also writes the cache (one run)
+ *   no-op         cache on, nothing changed
+ *   edit 1 tool   cache on, one tool's inputSchema edited before each run
+ * Then the cold-start cost of the output under plain Node (bench/lib/startup.mjs): importing one validator
+ * module, importing all of them, and how many a registry loads at start-up.
+ *
+ *   node bench/build.mjs [--sizes 10,100,1000] [--runs N] [--seed N] [--profile] [--json] [--keep]
+ *
+ * --runs N sets the runs per scenario (default: 3 cold, 5 of each rebuild; the median is reported); a scenario
+ * starts no new run after 15 s, so a slow 1,000-tool build may get fewer.
+ * --profile adds, for the largest size, the time of each compiler stage (bench/lib/stages.mjs) and a CPU
+ * profile of a cold build summarised by package and function (bench/lib/cpuprofile.mjs).
+ * Expects a compiled dist/ (`npm run bench:build` runs `npm run build` first).
+ */
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { summarize } from "./lib/cpuprofile.mjs";
+import { editTool, writeFixture } from "./lib/fixtures.mjs";
+
+const LIB = path.join(path.dirname(fileURLToPath(import.meta.url)), "lib");
+const RUN_BUILD = path.join(LIB, "run-build.mjs");
+const STARTUP = path.join(LIB, "startup.mjs");
+const STAGES = path.join(LIB, "stages.mjs");
+/** The requirement's targets, for the 1,000-tool server: a full build ≤ 3 s, a rebuild "well under a second". */
+const TARGET_SIZE = 1000;
+const TARGETS = { cold: 3000, noop: 1000, edit: 1000 };
+/** No new run of a scenario starts once its runs have taken this long together. */
+const SCENARIO_BUDGET_MS = 15_000;
+
+const args = parseArgs(process.argv.slice(2));
+const log = (line) => process.stderr.write(`bench: ${line}\n`);
+const root = mkdtempSync(path.join(os.tmpdir(), "mcpgen-bench-"));
+process.once("SIGINT", () => {
+  rmSync(root, { recursive: true, force: true });
+  process.exit(130);
+});
+
+function main() {
+  const started = performance.now();
+  try {
+    const results = { node: process.version, cpus: cpuSummary(), seed: args.seed, runs: args.runs, sizes: [], profile: undefined };
+    for (const size of args.sizes) results.sizes.push(benchSize(size));
+    if (args.profile) results.profile = profile(Math.max(...args.sizes));
+    results.benchMs = Math.round(performance.now() - started);
+    process.stdout.write(args.json ? JSON.stringify(results, null, 2) + "\n" : report(results));
+  } finally {
+    if (args.keep) log(`kept ${root}`);
+    else rmSync(root, { recursive: true, force: true });
+  }
+}
+
+function benchSize(size) {
+  const dir = path.join(root, `tools-${size}`);
+  const fixture = writeFixture(dir, size, args.seed);
+  linkRuntimeDependencies(dir);
+  const out = path.join(dir, "generated");
+  const cacheDir = path.join(dir, "node_modules", ".cache", "mcpgen");
+  const clean = () => {
+    for (const d of [out, path.join(dir, "src"), cacheDir]) rmSync(d, { recursive: true, force: true });
+  };
+  const buildOnce = (cache) => child(RUN_BUILD, [JSON.stringify({ cwd: dir, cache })], { cwd: dir });
+  // Up to n runs; fewer when a scenario has used its time budget, so that the bench stays near two minutes
+  // even while a 1,000-tool build is slow (`runs` in the results says how many were made).
+  const repeat = (label, n, before, cache) => {
+    const runs = [];
+    for (let i = 0; i < n && (i === 0 || runs.reduce((s, r) => s + r.wallMs, 0) < SCENARIO_BUDGET_MS); i++) {
+      log(`${size} tools: ${label} ${i + 1}/${n}`);
+      before(i);
+      runs.push(buildOnce(cache));
+    }
+    return runs;
+  };
+
+  const cold = repeat("cold build", args.runs.cold, clean, false);
+  const output = outputSizes(out);
+  const fill = repeat("cache fill", 1, clean, true);
+  const noop = repeat("no-op rebuild", args.runs.rebuild, () => {}, true);
+  const edited = fixture.tools[Math.floor(fixture.tools.length / 2)];
+  const edit = repeat(`rebuild after editing ${edited}`, args.runs.rebuild, (i) => editTool(dir, edited, i + 1), true);
+  // Same input, same bytes: a no-op rebuild that writes means unstable output (or a compiler rebuilt mid-run).
+  const warnings = noop
+    .filter((r) => r.updated !== 0)
+    .map((r) => `a no-op rebuild of ${size} tools rewrote ${r.updated} files, e.g. ${r.updatedSample.join(", ")}`);
+  warnings.forEach((w) => log(`warning: ${w}`));
+
+  return {
+    tools: size,
+    fixture: { ...fixture, tools: fixture.tools.length, editedTool: edited },
+    scenarios: { cold: summary(cold), fill: summary(fill), noop: summary(noop), edit: summary(edit) },
+    output,
+    startup: startup(dir, out, size),
+    warnings,
+  };
+}
+
+/** Median times, the peak of peaks, and what the build said it wrote (same for every run of a scenario). */
+function summary(runs) {
+  const med = (key) => Math.round(median(runs.map((r) => r[key])));
+  return {
+    runs: runs.length,
+    processMs: med("wallMs"),
+    buildMs: med("buildMs"),
+    cpuMs: med("cpuMs"),
+    importMs: med("importMs"),
+    peakRssMiB: Math.round(Math.max(...runs.map((r) => r.maxRSSKiB)) / 1024),
+    updatedFiles: runs.at(-1).updated,
+    allMs: runs.map((r) => Math.round(r.wallMs)),
+  };
+}
+
+/** Bytes of what the build wrote, by kind; the largest validator module by name. */
+function outputSizes(out) {
+  const size = (f) => statSync(path.join(out, f)).size;
+  const validators = readdirSync(path.join(out, "validators")).sort();
+  const js = validators.filter((f) => f.endsWith(".gen.js")).map((f) => ({ file: `validators/${f}`, bytes: size(`validators/${f}`) }));
+  const dts = validators.filter((f) => f.endsWith(".gen.d.ts")).reduce((s, f) => s + size(`validators/${f}`), 0);
+  const bySize = [...js].sort((a, b) => a.bytes - b.bytes);
+  const top = readdirSync(out).filter((f) => f.endsWith(".ts"));
+  const topBytes = Object.fromEntries(top.map((f) => [f, size(f)]));
+  const validatorBytes = js.reduce((s, v) => s + v.bytes, 0);
+  return {
+    validatorModules: js.length,
+    validatorBytes,
+    validatorDtsBytes: dts,
+    largestValidator: bySize.at(-1),
+    medianValidator: bySize[Math.floor(bySize.length / 2)],
+    typesBytes: topBytes["types.gen.ts"],
+    files: topBytes,
+    totalBytes: validatorBytes + dts + Object.values(topBytes).reduce((s, b) => s + b, 0),
+  };
+}
+
+/**
+ * Cold start of the output under plain Node. The registry is TypeScript: it is transpiled (types erased,
+ * nothing else changes) into a copy of the output folder, whose validator imports then resolve as they would.
+ */
+function startup(dir, out, size) {
+  log(`${size} tools: start-up`);
+  const copy = path.join(dir, "startup");
+  rmSync(copy, { recursive: true, force: true });
+  cpSync(out, copy, { recursive: true });
+  const registry = path.join(copy, "registry.gen.js");
+  writeFileSync(registry, transpile(readFileSync(path.join(copy, "registry.gen.ts"), "utf8")));
+  const { largestValidator, medianValidator } = outputSizes(out);
+  const importOne = (file) => {
+    const runs = Array.from({ length: 3 }, () => child(STARTUP, ["one", path.join(copy, file)], { cwd: dir }));
+    return { file, importMs: round1(median(runs.map((r) => r.importMs))), processMs: Math.round(median(runs.map((r) => r.wallMs))) };
+  };
+  const all = child(STARTUP, ["all", path.join(copy, "validators")], { cwd: dir });
+  const reg = child(STARTUP, ["registry", registry], { cwd: dir });
+  return {
+    importLargest: { ...importOne(largestValidator.file), bytes: largestValidator.bytes },
+    importMedian: { ...importOne(medianValidator.file), bytes: medianValidator.bytes },
+    importAll: { modules: all.modules, importMs: Math.round(all.importMs), peakRssMiB: Math.round(all.maxRSSKiB / 1024) },
+    registry: {
+      importMs: round1(reg.registryImportMs),
+      validatorModulesLoadedAtStartup: reg.loadedAtStartup,
+      afterFirstToolValidators: reg.loadedAfterFirstCall,
+      firstToolValidatorsMs: round1(reg.firstValidatorsMs),
+    },
+  };
+}
+
+/**
+ * --profile: stage timings of a no-op rebuild (output and cache as benchSize left them) and of a cold
+ * build, emit of a cold build taken apart, and a summarised CPU profile of one cold build.
+ */
+function profile(size) {
+  const dir = path.join(root, `tools-${size}`);
+  const clean = () => {
+    for (const d of ["generated", "src", "node_modules/.cache"]) rmSync(path.join(dir, d), { recursive: true, force: true });
+  };
+  log(`${size} tools: profile, stages of a no-op rebuild`);
+  const noop = child(STAGES, ["pipeline", dir, "cache"], { cwd: dir });
+  clean();
+  log(`${size} tools: profile, stages of a cold build`);
+  const pipeline = child(STAGES, ["pipeline", dir], { cwd: dir });
+  log(`${size} tools: profile, emit taken apart`);
+  const parts = child(STAGES, ["emit-parts", dir], { cwd: dir });
+  clean();
+  log(`${size} tools: profile, CPU profile of a cold build`);
+  const profDir = path.join(root, "cpu-profile");
+  child(RUN_BUILD, [JSON.stringify({ cwd: dir, cache: false })], { cwd: dir, nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profDir}`] });
+  const [file] = readdirSync(profDir).filter((f) => f.endsWith(".cpuprofile"));
+  const cpu = summarize(path.join(profDir, file));
+  return {
+    tools: size,
+    stages: pipeline.steps.map(([name, ms]) => ({ name, ms: round1(ms) })),
+    stagesPeakRssMiB: Math.round(pipeline.maxRSSKiB / 1024),
+    noopStages: noop.steps.map(([name, ms]) => ({ name, ms: round1(ms) })),
+    noopUpdated: noop.updated,
+    emitParts: parts.steps.map(([name, ms]) => ({ name, ms: Math.round(ms) })),
+    cpu,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+function child(script, argv, { cwd, nodeArgs = [] }) {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, [...nodeArgs, script, ...argv], { cwd, encoding: "utf8", maxBuffer: 64 << 20 });
+  const wallMs = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`${path.basename(script)} ${argv[0].slice(0, 80)} failed (exit ${r.status ?? r.signal}):\n${r.stderr}`);
+  return { ...JSON.parse(r.stdout.trim().split("\n").at(-1)), wallMs };
+}
+
+/** The generated validators import ajv's runtime and ajv-formats: make them resolvable from the temp dir. */
+function linkRuntimeDependencies(dir) {
+  const require = createRequire(import.meta.url);
+  mkdirSync(path.join(dir, "node_modules"), { recursive: true });
+  for (const pkg of ["ajv", "ajv-formats"]) symlinkSync(path.dirname(require.resolve(`${pkg}/package.json`)), path.join(dir, "node_modules", pkg), "dir");
+}
+
+let typescript;
+function transpile(source) {
+  typescript ??= createRequire(import.meta.url)("typescript");
+  const { ModuleKind, ScriptTarget } = typescript;
+  return typescript.transpileModule(source, {
+    fileName: "registry.gen.ts",
+    compilerOptions: { module: ModuleKind.ESNext, target: ScriptTarget.ES2022, verbatimModuleSyntax: true },
+  }).outputText;
+}
+
+function parseArgs(argv) {
+  const opts = { sizes: [10, 100, 1000], runs: { cold: 3, rebuild: 5 }, seed: 1, profile: false, json: false, keep: false };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].split("=", 2);
+    const value = () => inline ?? argv[++i];
+    if (flag === "--sizes") opts.sizes = value().split(",").map(Number);
+    else if (flag === "--runs") opts.runs.cold = opts.runs.rebuild = Number(value());
+    else if (flag === "--seed") opts.seed = Number(value());
+    else if (flag === "--profile") opts.profile = true;
+    else if (flag === "--json") opts.json = true;
+    else if (flag === "--keep") opts.keep = true;
+    else {
+      process.stderr.write("usage: node bench/build.mjs [--sizes 10,100,1000] [--runs N] [--seed N] [--profile] [--json] [--keep]\n");
+      process.exit(flag === "--help" || flag === "-h" ? 0 : 2);
+    }
+  }
+  if (opts.sizes.some((n) => !Number.isInteger(n) || n < 1) || !(opts.runs.cold >= 1) || !Number.isInteger(opts.seed)) {
+    process.stderr.write("bench: --sizes takes positive integers, --runs and --seed integers\n");
+    process.exit(2);
+  }
+  return opts;
+}
+
+function cpuSummary() {
+  const cpus = os.cpus();
+  return `${cpus.length} × ${cpus[0]?.model.trim() ?? "unknown"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB`;
+}
+
+function median(values) {
+  const s = [...values].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+const round1 = (x) => Math.round(x * 10) / 10;
+
+// ---------------------------------------------------------------------------------------------------------
+// The readable report.
+
+function report(r) {
+  const lines = [];
+  const p = (...l) => lines.push(...l);
+  p(`mcpgen build benchmark: node ${r.node}, ${r.cpus}; seed ${r.seed}; median of up to ${r.runs.cold} cold / ${r.runs.rebuild} rebuild runs, each a fresh process`);
+  p("");
+  p("Fixtures (per tool: top-level input properties / schema nodes / refs into defs/):");
+  p(
+    table(
+      ["tools", "input", "per tool", "outputSchema", "examples", "draft-07", "hidden", "edited tool"],
+      r.sizes.map(({ tools, fixture: f }) => [
+        tools,
+        bytes(f.inputBytes),
+        `${f.perTool.topLevelProperties} / ${f.perTool.schemaNodes} / ${f.perTool.defRefs}`,
+        f.withOutputSchema,
+        f.withExamples,
+        f.draft07,
+        f.hidden,
+        f.editedTool,
+      ]),
+    ),
+  );
+  p("");
+  p("Build (process = spawn to exit, what `mcpgen build` costs; build() = the call alone, after importing the compiler;");
+  p("CPU = the process's user + system time, which a busy machine disturbs less than wall time):");
+  const names = { cold: "cold (cache off)", fill: "cache fill (1 run)", noop: "no-op rebuild", edit: "edit 1 tool" };
+  const rows = [];
+  for (const s of r.sizes)
+    for (const [key, label] of Object.entries(names)) {
+      const m = s.scenarios[key];
+      const target = s.tools === TARGET_SIZE && TARGETS[key];
+      rows.push([
+        s.tools,
+        label,
+        m.runs,
+        ms(m.processMs),
+        ms(m.buildMs),
+        ms(m.cpuMs),
+        ms(m.importMs),
+        `${m.peakRssMiB} MiB`,
+        m.updatedFiles,
+        target ? `${(m.processMs / target).toFixed(2)} × ${ms(target)} ${m.processMs <= target ? "ok" : "OVER"}` : "",
+      ]);
+    }
+  p(table(["tools", "scenario", "runs", "process", "build()", "CPU", "import", "peak RSS", "files written", "vs target"], rows));
+  p("");
+  p("Output (bytes on disk):");
+  p(
+    table(
+      ["tools", "validators .js", "largest validator", "median", "validators .d.ts", "types.gen.ts", "registry.gen.ts", "all"],
+      r.sizes.map(({ tools, output: o }) => [
+        tools,
+        `${bytes(o.validatorBytes)} in ${o.validatorModules}`,
+        `${bytes(o.largestValidator.bytes)} ${path.basename(o.largestValidator.file)}`,
+        bytes(o.medianValidator.bytes),
+        bytes(o.validatorDtsBytes),
+        bytes(o.typesBytes),
+        bytes(o.files["registry.gen.ts"]),
+        bytes(o.totalBytes),
+      ]),
+    ),
+  );
+  p("");
+  p("Start-up under plain Node (fresh process each; import times exclude Node's own start):");
+  p(
+    table(
+      ["tools", "import largest validator", "import median validator", "import all validators", "registry import", "validators loaded at start", "after 1st tool"],
+      r.sizes.map(({ tools, startup: s }) => [
+        tools,
+        `${ms(s.importLargest.importMs)} (${bytes(s.importLargest.bytes)})`,
+        `${ms(s.importMedian.importMs)} (${bytes(s.importMedian.bytes)})`,
+        `${ms(s.importAll.importMs)}, ${s.importAll.peakRssMiB} MiB`,
+        ms(s.registry.importMs),
+        `${s.registry.validatorModulesLoadedAtStartup} of ${tools}`,
+        `${s.registry.afterFirstToolValidators} (${ms(s.registry.firstToolValidatorsMs)})`,
+      ]),
+    ),
+  );
+  if (r.profile) {
+    const pr = r.profile;
+    p("");
+    p(`Profile of the ${pr.tools}-tool build:`);
+    p("  stages, one process each (imports first; build() = load → check → normalize → toIR → emit → write):");
+    const noopByName = new Map(pr.noopStages.map((s) => [s.name, s.ms]));
+    p(indent(table(["step", "cold", "no-op rebuild"], pr.stages.map((s) => [s.name, ms(s.ms), noopByName.has(s.name) ? ms(noopByName.get(s.name)) : ""]))));
+    p(`  emit taken apart, another process:`);
+    p(indent(table(["part", "time"], pr.emitParts.map((s) => [s.name, ms(s.ms)]))));
+    p(`  CPU profile (${ms(pr.cpu.totalMs)} sampled), self time by package:`);
+    p(indent(table(["owner", "self"], pr.cpu.byOwner.map((o) => [o.name, ms(o.ms)]))));
+    p("  hottest functions (self time):");
+    p(indent(table(["function", "self"], pr.cpu.selfTop.map((o) => [o.name, ms(o.ms)]))));
+    p("  mcpgen's functions (inclusive):");
+    p(indent(table(["function", "inclusive"], pr.cpu.inclusiveMcpgen.map((o) => [o.name, ms(o.ms)]))));
+  }
+  const warnings = r.sizes.flatMap((s) => s.warnings);
+  if (warnings.length) p("", "Warnings:", ...warnings.map((w) => `  ${w}`));
+  p("");
+  p(`(bench took ${ms(r.benchMs)})`);
+  return lines.join("\n") + "\n";
+}
+
+function table(head, rows) {
+  const cells = [head, ...rows].map((row) => row.map(String));
+  const widths = head.map((_, i) => Math.max(...cells.map((row) => row[i].length)));
+  const numeric = head.map((_, i) => rows.every((row) => /^[\d.,]+( (ms|s|KiB|MiB|B))?$|^$/.test(String(row[i]))));
+  const line = (row) => row.map((c, i) => (numeric[i] ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join("  ").trimEnd();
+  return [line(cells[0]), line(widths.map((w) => "-".repeat(w))), ...cells.slice(1).map(line)].map((l) => "  " + l).join("\n");
+}
+
+const indent = (text) => text.replace(/^/gm, "  ");
+
+function ms(x) {
+  return x >= 1000 ? `${(x / 1000).toFixed(2)} s` : x >= 10 ? `${Math.round(x)} ms` : `${x.toFixed(1)} ms`;
+}
+
+function bytes(n) {
+  return n >= 2 ** 20 ? `${(n / 2 ** 20).toFixed(1)} MiB` : n >= 1024 ? `${Math.round(n / 1024)} KiB` : `${n} B`;
+}
+
+main();

@@ -1,0 +1,80 @@
+/**
+ * Where the time of one cold build goes, by calling the compiler's stages from dist/compiler directly
+ * (spawned by bench/build.mjs --profile). argv: <mode> <project dir> [cache]. Modes:
+ *   pipeline    import each stage module, then load → check → normalize → toIR → emit → write, each timed;
+ *               with `cache`, the cache is on (for a no-op rebuild), otherwise off
+ *   emit-parts  load..toIR untimed, then emit taken apart: every tool's validators (emitValidator), of those
+ *               the fresh-Ajv-instance + meta-schema cost alone, the types (emitTypeUnit), and emit() again
+ *               with everything served from an in-memory cache (= rendering, hashing and cache reads)
+ * Prints one JSON line.
+ */
+import path from "node:path";
+
+const [mode, cwd, cacheFlag] = process.argv.slice(2);
+const dist = new URL("../../dist/compiler/", import.meta.url);
+const mod = (file) => import(new URL(file, dist).href);
+const steps = [];
+const time = async (label, fn) => {
+  const t0 = performance.now();
+  const value = await fn();
+  steps.push([label, performance.now() - t0]);
+  return value;
+};
+const gate = (label, result) => {
+  if (result.diagnostics?.length) throw new Error(`${label}: ${result.diagnostics.length} diagnostics, first: ${JSON.stringify(result.diagnostics[0])}`);
+  return result;
+};
+
+const imports = {};
+for (const [name, file] of [
+  ["config", "config.js"],
+  ["cache", "cache.js"],
+  ["load", "load.js"],
+  ["check", "check.js"],
+  ["normalize", "normalize.js"],
+  ["ir", "ir.js"],
+  ["emit", "emit/index.js"],
+  ["validators", "emit/validators.js"],
+  ["types", "emit/types.js"],
+  ["ajv", "ajv.js"],
+  ["write", "write.js"],
+  ["index", "index.js"],
+])
+  imports[name] = mode === "pipeline" ? await time(`import ${file}`, () => mod(file)) : await mod(file);
+
+const { resolveConfig } = imports.config;
+const config = resolveConfig({ cwd, cache: cacheFlag === "cache" });
+const version = imports.index.VERSION;
+const front = async (timed) => {
+  const t = timed ? time : (_label, fn) => fn();
+  const { sources } = gate("load", await t("load", () => imports.load.load(config.schemasDir, config.cwd)));
+  const { checked } = gate("check", await t("check", () => imports.check.check(sources)));
+  const { normalized } = gate("normalize", await t("normalize", () => imports.normalize.normalize(checked)));
+  return t("toIR", () => imports.ir.toIR(checked, normalized));
+};
+
+if (mode === "pipeline") {
+  const ir = await front(true);
+  const emitted = gate("emit", await time("emit", () => imports.emit.emit(ir, config, imports.cache.openCache(config.cacheDir), version)));
+  const written = await time("write", () => imports.write.write(emitted, config));
+  report({ tools: ir.tools.length, typeUnits: ir.typeUnits.length, updated: written.updated.length, cache: config.cacheDir !== undefined });
+} else if (mode === "emit-parts") {
+  const ir = await front(false);
+  const memory = new Map();
+  const cache = { get: (k) => memory.get(k), set: (k, v) => void memory.set(k, v) };
+  await time("validators: emitValidator for every tool", () => {
+    for (const tool of ir.tools) gate(tool.name, imports.validators.emitValidator(tool, cache));
+  });
+  await time("  of which: a fresh Ajv instance per tool", () => {
+    for (const tool of ir.tools) imports.ajv.createAjv(tool.dialect);
+  });
+  await time("types: emitTypeUnit for every unit (json-schema-to-typescript)", () => Promise.all(ir.typeUnits.map((unit) => imports.types.emitTypeUnit(unit, cache))));
+  await time("rest of emit: render + hash + cache reads (all cache hits)", () => imports.emit.emit(ir, config, cache, version));
+  report({ tools: ir.tools.length, typeUnits: ir.typeUnits.length });
+} else {
+  throw new Error(`unknown mode ${mode}`);
+}
+
+function report(fields) {
+  process.stdout.write(JSON.stringify({ ...fields, steps, maxRSSKiB: process.resourceUsage().maxRSS, out: path.relative(cwd, config.outDir) }) + "\n");
+}

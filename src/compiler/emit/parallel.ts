@@ -1,0 +1,80 @@
+/**
+ * The expensive part of emit — ajv standalone code per tool and json-schema-to-typescript per type unit —
+ * spread over worker threads for large servers. Each tool and unit compiles on its own (a fresh ajv per
+ * tool), so the output is the same bytes whichever thread made it.
+ */
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
+import { openCache } from "../cache.js";
+import type { ToolIR } from "../ir.js";
+import type { TypeUnit } from "../normalize.js";
+import type { Code } from "./render.js";
+import { emitTypeUnit } from "./types.js";
+import { emitValidator, type Compiled as CompiledModule } from "./validators.js";
+
+export interface Batch {
+  tools: ToolIR[];
+  units: TypeUnit[];
+  cacheDir: string | undefined;
+}
+
+export interface Compiled {
+  validators: CompiledModule[];
+  types: Code[];
+}
+
+/** Below this many tools and units, starting threads costs more than it saves. */
+const PARALLEL_FROM = 200;
+
+export async function compileBatch({ tools, units, cacheDir }: Batch): Promise<Compiled> {
+  const cache = openCache(cacheDir);
+  return {
+    validators: tools.map((tool) => emitValidator(tool, cache)!),
+    types: await Promise.all(units.map(async (unit) => (await emitTypeUnit(unit, cache))!)),
+  };
+}
+
+/** Everything, from the cache where it can; what the cache lacks is compiled, in parallel if it is a lot. */
+export async function compileAll(batch: Batch): Promise<Compiled> {
+  const cache = openCache(batch.cacheDir);
+  const validators = batch.tools.map((tool) => emitValidator(tool, cache, true));
+  const types = await Promise.all(batch.units.map((unit) => emitTypeUnit(unit, cache, true)));
+  const missing = (list: unknown[]) => list.flatMap((v, i) => (v === undefined ? [i] : []));
+  const [toolMisses, unitMisses] = [missing(validators), missing(types)];
+  const fresh = await compileMisses({
+    tools: toolMisses.map((i) => batch.tools[i]!),
+    units: unitMisses.map((i) => batch.units[i]!),
+    cacheDir: batch.cacheDir,
+  });
+  toolMisses.forEach((i, j) => (validators[i] = fresh.validators[j]));
+  unitMisses.forEach((i, j) => (types[i] = fresh.types[j]));
+  return { validators: validators as CompiledModule[], types: types as Code[] };
+}
+
+async function compileMisses(batch: Batch): Promise<Compiled> {
+  const threads = Math.min(availableParallelism(), 4);
+  if (threads < 2 || batch.tools.length + batch.units.length < PARALLEL_FROM) return compileBatch(batch);
+  // Round-robin shares balance large and small schemas; the main thread takes share 0.
+  const share = <T>(list: T[], i: number) => list.filter((_, j) => j % threads === i);
+  const parts = await Promise.all(
+    Array.from({ length: threads }, (_, i) => {
+      const part: Batch = { tools: share(batch.tools, i), units: share(batch.units, i), cacheDir: batch.cacheDir };
+      return i === 0 ? compileBatch(part) : inWorker(part);
+    }),
+  );
+  const merge = <T>(pick: (c: Compiled) => T[], length: number) =>
+    Array.from({ length }, (_, j) => pick(parts[j % threads]!)[Math.floor(j / threads)]!);
+  return { validators: merge((c) => c.validators, batch.tools.length), types: merge((c) => c.types, batch.units.length) };
+}
+
+function inWorker(batch: Batch): Promise<Compiled> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL("./worker.js", import.meta.url), { workerData: batch });
+    worker.once("message", (result: Compiled) => {
+      resolve(result);
+      void worker.terminate();
+    });
+    worker.once("error", reject);
+    worker.once("exit", (code) => code !== 0 && reject(new Error(`a compile worker exited with code ${code}`)));
+  });
+}
