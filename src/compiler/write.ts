@@ -58,7 +58,8 @@ export function write(emitted: Emitted, config: BuildConfig): WriteResult {
       );
   const updated = [...emitted.files].filter(([f, c]) => onDisk.get(f) !== c).map(([f]) => f);
   const removed = [...onDisk.keys()].filter((f) => !emitted.files.has(f));
-  if (updated.length || removed.length || onDisk.size === 0) {
+  if (onDisk.size > 0 && updated.length + removed.length <= PATCH_AT_MOST) patch(emitted.files, updated, removed, config.outDir);
+  else if (updated.length || removed.length || onDisk.size === 0) {
     const unchanged = new Set([...emitted.files.keys()].filter((f) => onDisk.get(f) === emitted.files.get(f)));
     swapIn(emitted.files, unchanged, config.outDir);
   }
@@ -76,6 +77,25 @@ export function write(emitted: Emitted, config: BuildConfig): WriteResult {
   }
   const out = (f: string) => rel(config, path.join(config.outDir, f));
   return { updated: updated.map(out), removed: removed.map(out), createdHandlers };
+}
+
+/** Up to this many changed files are replaced one by one; more, and the whole folder is swapped. */
+const PATCH_AT_MOST = 16;
+
+/** Replaces a few files in place, each atomically (written beside, then renamed over), and deletes extras. */
+function patch(files: Map<string, string>, updated: string[], removed: string[], outDir: string): void {
+  const suffix = `.mcpgen-${process.pid}-${randomBytes(4).toString("hex")}`;
+  for (const file of updated) {
+    const target = path.join(outDir, file);
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target + suffix, files.get(file)!);
+    renameSync(target + suffix, target);
+  }
+  for (const file of removed) {
+    rmSync(path.join(outDir, file), { force: true });
+    // Drop folders left empty, up to the output folder itself.
+    for (let dir = path.dirname(path.join(outDir, file)); dir !== outDir && readdirSync(dir).length === 0; dir = path.dirname(dir)) rmSync(dir, { recursive: true });
+  }
 }
 
 /**

@@ -141,6 +141,17 @@ describe("mcpgen CLI", () => {
     expect(existsSync(path.join(dir, "src/handlers/fetch.ts"))).toBe(true); // the user's file stays
   });
 
+  it("removes folders left empty when the last prompt or resource template goes away", async () => {
+    const dir = await project({ search: tool() });
+    await writeSchemas(dir, { "prompts/hello.json": { arguments: [{ name: "who" }] } });
+    await mcpgen(dir, "build");
+    expect(existsSync(path.join(dir, "generated/validators/prompts/hello.gen.js"))).toBe(true);
+    await rm(path.join(dir, "schemas/prompts"), { recursive: true });
+    expect((await mcpgen(dir, "build")).code).toBe(0);
+    expect(existsSync(path.join(dir, "generated/validators/prompts"))).toBe(false);
+    expect((await mcpgen(dir, "build", "--check")).code).toBe(0);
+  });
+
   it("refuses to replace an output folder holding files it did not generate", async () => {
     const dir = await project();
     await mkdir(path.join(dir, "src"), { recursive: true });
