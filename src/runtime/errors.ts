@@ -11,7 +11,21 @@ export type ErrorKind =
   | "methodNotFound"
   | "invalidParams"
   | "internalError"
-  | "unsupportedProtocolVersion";
+  | "unsupportedProtocolVersion"
+  | "missingRequiredClientCapability"
+  // Streamable HTTP: failures of the exchange itself, answered before (or instead of) the core.
+  | "headerMismatch"
+  | "badRequest"
+  | "sessionNotFound"
+  | "unauthorized"
+  | "forbidden"
+  | "notFound"
+  | "methodNotAllowed"
+  | "notAcceptable"
+  | "conflict"
+  | "payloadTooLarge"
+  | "unsupportedMediaType"
+  | "serviceUnavailable";
 
 export interface ErrorSpec {
   readonly code: number;
@@ -26,7 +40,31 @@ export const ERROR_TABLE: Readonly<Record<ErrorKind, ErrorSpec>> = {
   invalidParams: { code: -32602, message: "Invalid params", httpStatus: 400 },
   internalError: { code: -32603, message: "Internal error", httpStatus: 500 },
   unsupportedProtocolVersion: { code: -32022, message: "Unsupported protocol version", httpStatus: 400 },
+  missingRequiredClientCapability: { code: -32021, message: "Missing required client capability", httpStatus: 400 },
+  headerMismatch: { code: -32020, message: "Header mismatch", httpStatus: 400 },
+  badRequest: { code: -32000, message: "Bad Request", httpStatus: 400 },
+  sessionNotFound: { code: -32001, message: "Session not found", httpStatus: 404 },
+  unauthorized: { code: -32000, message: "Unauthorized", httpStatus: 401 },
+  forbidden: { code: -32000, message: "Forbidden", httpStatus: 403 },
+  notFound: { code: -32000, message: "Not Found", httpStatus: 404 },
+  methodNotAllowed: { code: -32000, message: "Method Not Allowed", httpStatus: 405 },
+  notAcceptable: { code: -32000, message: "Not Acceptable", httpStatus: 406 },
+  conflict: { code: -32000, message: "Conflict", httpStatus: 409 },
+  payloadTooLarge: { code: -32000, message: "Payload Too Large", httpStatus: 413 },
+  unsupportedMediaType: { code: -32000, message: "Unsupported Media Type", httpStatus: 415 },
+  serviceUnavailable: { code: -32000, message: "Service Unavailable", httpStatus: 503 },
 };
+
+/** The HTTP status of a JSON-RPC error code the core produced (codes shared by several kinds map to 400). */
+export function httpStatusOfCode(code: number): number {
+  return STATUS_BY_CODE.get(code) ?? 400;
+}
+
+const STATUS_BY_CODE = new Map<number, number>(
+  (["parseError", "invalidRequest", "methodNotFound", "invalidParams", "internalError", "unsupportedProtocolVersion", "missingRequiredClientCapability", "headerMismatch", "sessionNotFound"] as const).map(
+    (kind) => [ERROR_TABLE[kind].code, ERROR_TABLE[kind].httpStatus],
+  ),
+);
 
 /**
  * Serializes a JSON-RPC error response. `id` is left out when the request's id could not be read (the

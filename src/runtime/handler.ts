@@ -69,6 +69,90 @@ export interface CallToolResult {
   _meta?: Record<string, unknown>;
 }
 
+/** Who made a request, as the HTTP transport's `authenticate` hook established it. */
+export interface AuthInfo {
+  /** The bearer token (or other credential) the request carried. */
+  readonly token?: string;
+  /** The authenticated principal; a 2025-era HTTP session stays bound to the principal that created it. */
+  readonly subject?: string;
+  readonly clientId?: string;
+  readonly scopes?: readonly string[];
+  /** Seconds since the epoch. */
+  readonly expiresAt?: number;
+  readonly extra?: Readonly<Record<string, unknown>>;
+}
+
+/** `elicitation/create` parameters: a form (`requestedSchema`, flat primitive properties) or a URL to open. */
+export type ElicitParams =
+  | { mode?: "form"; message: string; requestedSchema: Record<string, unknown>; _meta?: Record<string, unknown> }
+  | { mode: "url"; message: string; url: string; elicitationId: string; _meta?: Record<string, unknown> };
+
+/** The user's answer to an elicitation. `content` holds the form values when `action` is `accept`. */
+export interface ElicitResult {
+  action: "accept" | "decline" | "cancel";
+  content?: Record<string, string | number | boolean | string[]>;
+  _meta?: Record<string, unknown>;
+}
+
+/** One message of a sampling conversation. */
+export interface SamplingMessage {
+  role: "user" | "assistant";
+  content: Record<string, unknown> | Record<string, unknown>[];
+  _meta?: Record<string, unknown>;
+}
+
+/** `sampling/createMessage` parameters. */
+export interface SampleParams {
+  messages: SamplingMessage[];
+  maxTokens: number;
+  systemPrompt?: string;
+  modelPreferences?: Record<string, unknown>;
+  includeContext?: "none" | "thisServer" | "allServers";
+  temperature?: number;
+  stopSequences?: string[];
+  metadata?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** The client's completion. */
+export interface SampleResult {
+  role: "user" | "assistant";
+  content: Record<string, unknown> | Record<string, unknown>[];
+  model: string;
+  stopReason?: string;
+  _meta?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** The client's roots. */
+export interface RootsResult {
+  roots: { uri: string; name?: string; _meta?: Record<string, unknown> }[];
+  _meta?: Record<string, unknown>;
+}
+
+export interface InputOptions {
+  /**
+   * 2026 era: the key of this request in the `inputRequests` map (default: `elicit-1`, `sample-2`, … by call
+   * order). Keys must be stable from one round to the next: the handler runs again on every retry.
+   */
+  key?: string;
+}
+
+/**
+ * Thrown into a handler by `ctx.elicit()`, `ctx.sample()` and `ctx.listRoots()` when the client cannot or did
+ * not answer: it lacks the capability, it answered with an error, or the transport cannot carry the request.
+ */
+export class ClientRequestError extends Error {
+  override name = "ClientRequestError";
+  constructor(
+    message: string,
+    readonly code?: number,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
 /** What a handler learns about, and can do within, the request it serves. */
 export interface ToolContext {
   /** Aborted when the client cancels the request, the connection closes or the server shuts down. */
@@ -83,10 +167,24 @@ export interface ToolContext {
   readonly clientInfo: Readonly<{ name: string; version: string }> | undefined;
   /** The client's declared capabilities. */
   readonly clientCapabilities: Readonly<Record<string, unknown>> | undefined;
+  /** The caller's identity when the transport authenticates requests (HTTP with an `authenticate` hook). */
+  readonly auth: AuthInfo | undefined;
   /** Reports progress; a no-op when the request carried no `progressToken`. */
   progress(progress: number, total?: number, message?: string): Promise<void>;
   /** Sends a log message to the client; dropped below the client's chosen level. */
   log(level: LogLevel, data: unknown, logger?: string): Promise<void>;
+  /**
+   * Asks the user for input through the client. 2025 era: an `elicitation/create` request to the client on
+   * this request's stream. 2026 era: the call ends with an `input_required` result and the handler runs again
+   * when the client retries with the answer (answers of earlier rounds are kept in the signed `requestState`),
+   * so code before the last `elicit` may run more than once. Rejects with `ClientRequestError` when the
+   * client did not declare the `elicitation` capability.
+   */
+  elicit(params: ElicitParams, options?: InputOptions): Promise<ElicitResult>;
+  /** Asks the client's model for a completion (`sampling/createMessage`); same rules as `elicit`. */
+  sample(params: SampleParams, options?: InputOptions): Promise<SampleResult>;
+  /** Asks the client for its roots (`roots/list`); same rules as `elicit`. */
+  listRoots(options?: InputOptions): Promise<RootsResult>;
 }
 
 /**

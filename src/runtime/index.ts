@@ -18,6 +18,7 @@ export {
   type Sink,
 } from "./server.js";
 export { serveStdio, type StdioOptions, type StdioSession } from "./stdio.js";
+export * from "./http/index.js";
 export { ERROR_TABLE, errorResponse, type ErrorKind, type ErrorSpec } from "./errors.js";
 export {
   LATEST_LEGACY_PROTOCOL_VERSION,

@@ -3,13 +3,27 @@
  * and exits cleanly on end of input or SIGTERM/SIGINT.
  */
 import { Console } from "node:console";
+import { serve } from "./http/node.js";
+import { LOOPBACK_HOSTS, type ResponseMode } from "./http/options.js";
 import type { Registry } from "./registry.js";
 import { createServer } from "./server.js";
 import { serveStdio } from "./stdio.js";
 
 export interface CliOptions {
-  transport: "stdio";
+  transport: "stdio" | "http";
   pageSize?: number;
+  /** HTTP only: interface (default 127.0.0.1), port (default 3000), endpoint path (default /mcp). */
+  host?: string;
+  port?: number;
+  path?: string;
+  /** HTTP only: serve the 2025 era without sessions. */
+  stateless?: boolean;
+  /** HTTP only: extra allowed Host names / Origins (`*` turns the check off), CORS origins. */
+  allowedHosts?: string[];
+  allowedOrigins?: string[];
+  corsOrigins?: string[];
+  responseMode?: ResponseMode;
+  maxBodyBytes?: number;
 }
 
 export type ParsedArgs = { kind: "serve"; options: CliOptions } | { kind: "help" } | { kind: "error"; message: string };
@@ -20,9 +34,19 @@ export function usage(name: string): string {
 Serves the MCP server "${name}".
 
 Options:
-  --stdio          serve over stdin/stdout (default)
-  --page-size <n>  tools per tools/list page (default 100)
-  -h, --help       show this help
+  --stdio                 serve over stdin/stdout (default)
+  --http                  serve Streamable HTTP instead
+  --host <address>        HTTP: interface to bind (default 127.0.0.1, loopback only)
+  --port <n>              HTTP: port (default 3000; 0 picks a free one)
+  --path <path>           HTTP: the MCP endpoint (default /mcp)
+  --stateless             HTTP: no 2025-era sessions (any instance can answer any request)
+  --allowed-host <name>   HTTP: also accept this Host name (repeatable; * accepts any)
+  --allowed-origin <url>  HTTP: accept this browser Origin (repeatable; * accepts any)
+  --cors-origin <url>     HTTP: allow cross-origin calls from this origin (repeatable; * for any)
+  --response-mode <mode>  HTTP: auto (default), json or sse
+  --max-body <bytes>      HTTP: largest request body (default 4194304)
+  --page-size <n>         tools per tools/list page (default 100)
+  -h, --help              show this help
 `;
 }
 
@@ -39,18 +63,65 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
         if (inline !== undefined) return { kind: "error", message: "--stdio takes no value" };
         options.transport = "stdio";
         break;
-      case "--page-size": {
+      case "--http":
+      case "--stateless":
+        if (inline !== undefined) return { kind: "error", message: `${flag} takes no value` };
+        if (flag === "--http") options.transport = "http";
+        else options.stateless = true;
+        break;
+      case "--page-size":
+      case "--port":
+      case "--max-body": {
         const value = inline ?? argv[++i];
-        if (value === undefined) return { kind: "error", message: "--page-size needs a value" };
-        if (!/^[1-9][0-9]*$/.test(value) || !Number.isSafeInteger(Number(value))) {
-          return { kind: "error", message: `--page-size must be a positive integer, got "${value}"` };
+        if (value === undefined) return { kind: "error", message: `${flag} needs a value` };
+        const zeroOk = flag === "--port";
+        if (!(zeroOk ? /^(0|[1-9][0-9]*)$/ : /^[1-9][0-9]*$/).test(value) || !Number.isSafeInteger(Number(value)) || (zeroOk && Number(value) > 65535)) {
+          return { kind: "error", message: `${flag} must be a ${zeroOk ? "port number" : "positive integer"}, got "${value}"` };
         }
-        options.pageSize = Number(value);
+        if (flag === "--page-size") options.pageSize = Number(value);
+        else if (flag === "--port") options.port = Number(value);
+        else options.maxBodyBytes = Number(value);
+        break;
+      }
+      case "--host":
+      case "--path":
+      case "--allowed-host":
+      case "--allowed-origin":
+      case "--cors-origin":
+      case "--response-mode": {
+        const value = inline ?? argv[++i];
+        if (value === undefined || value === "") return { kind: "error", message: `${flag} needs a value` };
+        if (flag === "--host") options.host = value;
+        else if (flag === "--path") {
+          if (!value.startsWith("/")) return { kind: "error", message: `--path must start with "/", got "${value}"` };
+          options.path = value;
+        } else if (flag === "--response-mode") {
+          if (value !== "auto" && value !== "json" && value !== "sse") return { kind: "error", message: `--response-mode must be auto, json or sse, got "${value}"` };
+          options.responseMode = value;
+        } else {
+          const key = flag === "--allowed-host" ? "allowedHosts" : flag === "--allowed-origin" ? "allowedOrigins" : "corsOrigins";
+          (options[key] ??= []).push(value);
+        }
         break;
       }
       default:
         return { kind: "error", message: arg.startsWith("-") ? `unknown option ${flag}` : `unexpected argument "${arg}"` };
     }
+  }
+  if (options.transport === "stdio") {
+    const flags: Record<string, string> = {
+      host: "--host",
+      port: "--port",
+      path: "--path",
+      stateless: "--stateless",
+      allowedHosts: "--allowed-host",
+      allowedOrigins: "--allowed-origin",
+      corsOrigins: "--cors-origin",
+      responseMode: "--response-mode",
+      maxBodyBytes: "--max-body",
+    };
+    const httpOnly = Object.keys(flags).find((key) => key in options);
+    if (httpOnly) return { kind: "error", message: `${flags[httpOnly]} needs --http` };
   }
   return { kind: "serve", options };
 }
@@ -75,13 +146,44 @@ export async function main(registry: Registry, argv: readonly string[] = process
 
   keepConsoleOffStdout();
   process.on("unhandledRejection", (reason) => console.error("[mcpgen] unhandled rejection in a handler:", reason));
-  const server = createServer(registry, parsed.options.pageSize === undefined ? {} : { pageSize: parsed.options.pageSize });
+  const options = parsed.options;
+  const server = createServer(registry, options.pageSize === undefined ? {} : { pageSize: options.pageSize });
+  if (options.transport === "http") {
+    await serveHttp(server, options, name);
+    process.exit(0);
+  }
   const session = serveStdio(server);
   const stop = (): void => void session.close();
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
   await session.closed;
   process.exit(0);
+}
+
+/** Serves until SIGTERM/SIGINT; the listening address goes to stderr. */
+async function serveHttp(server: ReturnType<typeof createServer>, options: CliOptions, name: string): Promise<void> {
+  const star = (list: string[] | undefined): string[] | "*" | undefined => (list?.includes("*") ? "*" : list);
+  const allowedHosts = star(options.allowedHosts);
+  const handle = await serve(server, {
+    ...(options.host !== undefined && { host: options.host }),
+    port: options.port ?? 3000,
+    ...(options.path !== undefined && { path: options.path }),
+    ...(options.stateless && { sessions: false }),
+    ...(allowedHosts !== undefined && { allowedHosts: allowedHosts === "*" ? "*" : [...LOOPBACK_HOSTS, ...allowedHosts] }),
+    ...(options.allowedOrigins !== undefined && { allowedOrigins: star(options.allowedOrigins) as string[] | "*" }),
+    ...(options.corsOrigins !== undefined && { cors: { origins: star(options.corsOrigins) as string[] | "*" } }),
+    ...(options.responseMode !== undefined && { responseMode: options.responseMode }),
+    ...(options.maxBodyBytes !== undefined && { maxBodyBytes: options.maxBodyBytes }),
+  });
+  console.error(`[mcpgen] ${name} listening on ${handle.url}`);
+  if (!["127.0.0.1", "::1", "localhost"].includes(handle.host) && allowedHosts === undefined) {
+    console.error(`[mcpgen] bound to ${handle.host}: requests must name an allowed Host; add --allowed-host <name> for the names clients use`);
+  }
+  await new Promise<void>((resolve) => {
+    process.once("SIGTERM", resolve);
+    process.once("SIGINT", resolve);
+  });
+  await handle.close();
 }
 
 /** stdout carries protocol messages only: what handlers print with console.log/info/debug goes to stderr. */

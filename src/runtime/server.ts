@@ -10,7 +10,7 @@
  */
 import { ToolCall } from "./call.js";
 import { errorResponse, resultResponse } from "./errors.js";
-import type { CallToolResult, ToolHandler } from "./handler.js";
+import type { AuthInfo, CallToolResult, ToolHandler } from "./handler.js";
 import {
   isObject,
   isRequestId,
@@ -30,6 +30,7 @@ import {
 } from "./protocol.js";
 import type { Registry, ToolEntry, Validate } from "./registry.js";
 import { ToolPages } from "./list.js";
+import { Outgoing, RequestStateCodec } from "./input.js";
 
 /** Where a connection's server→client messages go (for stdio: stdout; for HTTP: the request's stream). */
 export interface Sink {
@@ -38,6 +39,10 @@ export interface Sink {
    * once the transport takes more (`ctx.progress()` / `ctx.log()` hand it to the handler to await).
    */
   send(message: string): void | Promise<void>;
+  /** Who sent the request this sink belongs to (HTTP with an `authenticate` hook); handlers see `ctx.auth`. */
+  readonly auth?: AuthInfo | undefined;
+  /** `false` when messages sent before the response are dropped (HTTP JSON responses): no server→client requests. */
+  readonly streaming?: boolean;
 }
 
 /** A response to send, none (notifications, cancelled requests), or either later. */
@@ -60,6 +65,13 @@ export interface ServerOptions {
    * Default: `console.error`, which the stdio entry point keeps on stderr.
    */
   onError?: (error: unknown, context: ErrorContext) => void;
+  /**
+   * 2026 era: the HMAC key sealing `requestState` (answers of earlier `ctx.elicit` / `ctx.sample` rounds).
+   * Default: random per process; give every instance behind a load balancer the same secret.
+   */
+  requestStateSecret?: string | Uint8Array;
+  /** 2026 era: how long a `requestState` stays valid, in ms (default 600 000). */
+  requestStateTtlMs?: number;
 }
 
 export type ResolvedServerOptions = Readonly<Required<ServerOptions>>;
@@ -71,12 +83,17 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
     ttlMs: options.ttlMs ?? 300_000,
     cacheScope: options.cacheScope ?? "public",
     onError: options.onError ?? ((error, { tool }) => console.error(`[mcpgen] tool "${tool}" failed:`, error)),
+    requestStateSecret: options.requestStateSecret ?? crypto.getRandomValues(new Uint8Array(32)),
+    requestStateTtlMs: options.requestStateTtlMs ?? 600_000,
   };
   if (!Number.isSafeInteger(resolved.pageSize) || resolved.pageSize < 1) {
     throw new RangeError(`pageSize must be a positive integer, got ${resolved.pageSize}`);
   }
   if (!Number.isSafeInteger(resolved.ttlMs) || resolved.ttlMs < 0) {
     throw new RangeError(`ttlMs must be a non-negative integer, got ${resolved.ttlMs}`);
+  }
+  if (!Number.isSafeInteger(resolved.requestStateTtlMs) || resolved.requestStateTtlMs < 1) {
+    throw new RangeError(`requestStateTtlMs must be a positive integer, got ${resolved.requestStateTtlMs}`);
   }
   return resolved;
 }
@@ -107,6 +124,10 @@ export class Server {
   readonly slots = new Map<string, ToolSlot>();
   /** @internal */
   readonly pages: ToolPages;
+  /** @internal 2025 era: server→client requests awaiting the client's response. */
+  readonly outgoing = new Outgoing();
+  /** @internal 2026 era: seals and opens `requestState`. */
+  readonly requestState: RequestStateCodec;
   /** `"_meta":{"io.modelcontextprotocol/serverInfo":{…}}`, spliced into every 2026-era result. */
   private readonly serverInfoMeta: string;
   private readonly discoverResult: string;
@@ -118,6 +139,7 @@ export class Server {
   ) {
     if (registry.format !== 1) throw new Error(`Unsupported registry format ${String(registry.format)}; rebuild with a matching mcpgen`);
     this.options = resolveServerOptions(options);
+    this.requestState = new RequestStateCodec(this.options.requestStateSecret, this.options.requestStateTtlMs);
     for (const entry of registry.tools) {
       this.slots.set(entry.name, { entry, structured: entry.wire.outputSchema !== undefined, loaded: undefined, loading: undefined });
     }
@@ -169,12 +191,22 @@ export class Server {
 
   /** @internal Serializes a 2026-era `tools/call` result: `resultType` first, `serverInfo` in `_meta`. */
   modernResult(result: CallToolResult): string {
-    if (result._meta === undefined) return `{"resultType":"complete",${JSON.stringify(result).slice(1, -1)},${this.serverInfoMeta}}`;
+    if (result._meta === undefined) return this.modernResultOf(JSON.stringify(result).slice(1, -1));
     return JSON.stringify({
       resultType: "complete",
       ...result,
       _meta: { ...result._meta, [META_SERVER_INFO]: this.registry.server },
     });
+  }
+
+  /** @internal The same for a result without `_meta` whose members are serialized already (`"content":[…],…`). */
+  modernResultOf(members: string): string {
+    return `{"resultType":"complete",${members},${this.serverInfoMeta}}`;
+  }
+
+  /** @internal Serializes a 2026-era `input_required` result (multi round-trip requests). */
+  inputRequiredResult(inputRequests: Record<string, unknown>, requestState: string): string {
+    return `{"resultType":"input_required","inputRequests":${JSON.stringify(inputRequests)},"requestState":${JSON.stringify(requestState)},${this.serverInfoMeta}}`;
   }
 
   /** @internal Loads a tool's validators and handler once; a failed load is retried by the next call. */
@@ -209,7 +241,9 @@ export class Connection {
   /** 2025 era: the minimum level of `notifications/message`, set by `logging/setLevel` (default info). */
   logThreshold: number = LOG_LEVEL_RANK.info;
   /** @internal `tools/call` requests in progress, by id, for `notifications/cancelled`. */
-  readonly inFlight = new Map<RequestId, ToolCall>();
+  inFlight = new Map<RequestId, ToolCall>();
+  /** Registrations since `inFlight` was last replaced (see `track`). */
+  private registrations = 0;
   private closed = false;
   private idleWaiters: (() => void)[] = [];
 
@@ -234,8 +268,11 @@ export class Connection {
     const { id, method, params } = message;
     const hasId = id !== undefined;
     if (typeof method !== "string") {
-      // A response from the client: the server sends no requests yet, so there is nothing to match it to.
-      if (!("method" in message) && hasId && ("result" in message || "error" in message)) return undefined;
+      // A response from the client, to a server→client request (ctx.elicit / ctx.sample, 2025 era); unknown ids are dropped.
+      if (!("method" in message) && hasId && ("result" in message || "error" in message)) {
+        this.server.outgoing.deliver(message);
+        return undefined;
+      }
       return errorResponse(isRequestId(id) ? id : undefined, "invalidRequest", 'Invalid Request: "method" must be a string');
     }
     if (message.jsonrpc !== "2.0") {
@@ -410,9 +447,23 @@ export class Connection {
     const args = params?.arguments ?? {};
     if (!isObject(args)) return errorResponse(id, "invalidParams", 'Invalid params: "arguments" must be an object');
     if (this.inFlight.has(id)) return errorResponse(id, "invalidRequest", `Invalid Request: id ${JSON.stringify(id)} is already in use by a request in progress`);
-    const call = new ToolCall(this, slot, id, args, meta, version, modern, sink);
-    this.inFlight.set(id, call);
+    const call = new ToolCall(this, slot, id, args, meta, version, modern, sink, modern ? params : undefined);
+    this.track(id, call);
     return call.run();
+  }
+
+  /**
+   * Registers a call in progress. Every 1,024 registrations the map is replaced by a copy of its live
+   * entries: a long-lived map that keeps deleting rehashes its table in V8's old generation, and those dead
+   * tables keep finished calls reachable through young-generation GCs until a full GC (under pipelined load,
+   * about a third of the CPU per call went to that; see BENCHMARKS.md).
+   */
+  private track(id: RequestId, call: ToolCall): void {
+    if (++this.registrations >= 1024) {
+      this.registrations = 0;
+      this.inFlight = new Map(this.inFlight);
+    }
+    this.inFlight.set(id, call);
   }
 
   private notification(method: string, params: unknown): void {

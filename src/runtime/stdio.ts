@@ -43,9 +43,12 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSes
   let partial = "";
   let oversized = false;
 
-  // Messages produced in one turn of the event loop leave in one write (pipelined calls cost far less).
-  // A batch reaching the output's high-water mark is flushed at once, so congestion shows up early and a
-  // handler looping on ctx.progress() meets backpressure.
+  // Messages produced together leave in one write (pipelined calls cost far less). The flush is a
+  // process.nextTick: scheduled from a promise reaction it runs once the microtask queue is empty, so the
+  // answers to every call of an input chunk that settles without I/O go out together, and a lone call does
+  // not wait for the check phase of the event loop (setImmediate) as well. A batch reaching the output's
+  // high-water mark is flushed at once, so congestion shows up early and a handler looping on
+  // ctx.progress() meets backpressure.
   let batch: string[] = [];
   let batchLength = 0;
   const batchLimit = output.writableHighWaterMark || 16_384;
@@ -53,7 +56,7 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSes
     batch.push(message);
     batchLength += message.length;
     if (batchLength >= batchLimit) flushBatch();
-    else if (batch.length === 1) setImmediate(flushBatch);
+    else if (batch.length === 1) process.nextTick(flushBatch);
     return drained;
   };
   const flushBatch = (): void => {

@@ -88,6 +88,19 @@ describe("JSON-RPC framing", () => {
       invalidParams: -32602,
       internalError: -32603,
       unsupportedProtocolVersion: -32022,
+      missingRequiredClientCapability: -32021,
+      headerMismatch: -32020,
+      badRequest: -32000,
+      sessionNotFound: -32001,
+      unauthorized: -32000,
+      forbidden: -32000,
+      notFound: -32000,
+      methodNotAllowed: -32000,
+      notAcceptable: -32000,
+      conflict: -32000,
+      payloadTooLarge: -32000,
+      unsupportedMediaType: -32000,
+      serviceUnavailable: -32000,
     });
   });
 });

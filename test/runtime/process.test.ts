@@ -54,7 +54,7 @@ describe("the command line", () => {
     expect(stderr).toBe("");
   });
 
-  it.each([[["--bogus"]], [["--page-size"]], [["--page-size", "zero"]], [["--http"]]])("rejects %j with exit code 2 and a message on stderr", (args) => {
+  it.each([[["--bogus"]], [["--page-size"]], [["--page-size", "zero"]], [["--port", "3000"]]])("rejects %j with exit code 2 and a message on stderr", (args) => {
     const { status, stdout, stderr } = run(args);
     expect(status).toBe(2);
     expect(stdout).toBe("");

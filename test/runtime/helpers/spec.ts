@@ -107,7 +107,8 @@ export function assertServerMessage(message: unknown, version: SpecVersion, cont
   const legacyEnvelope = version === "2025-03-26" || version === "2025-06-18";
   if ("result" in m) {
     check(version, legacyEnvelope ? "JSONRPCResponse" : "JSONRPCResultResponse", m, what);
-    const def = context.method ? RESULT_DEFS[context.method] : undefined;
+    const inputRequired = version === "2026-07-28" && (m.result as { resultType?: unknown } | undefined)?.resultType === "input_required";
+    const def = context.method ? (inputRequired ? "InputRequiredResult" : RESULT_DEFS[context.method]) : undefined;
     if (context.method && !def) throw new Error(`no result definition known for ${context.method}`);
     if (def) check(version, def, m.result, `${what}.result`);
   } else if ("error" in m) {
@@ -126,8 +127,12 @@ export function assertServerMessage(message: unknown, version: SpecVersion, cont
     const def = NOTIFICATION_DEFS[m.method as string];
     if (def) check(version, def, m, what);
     check(version, "ServerNotification", m, what);
+  } else if ("method" in m && "id" in m) {
+    // A server→client request (2025 era: elicitation, sampling, roots).
+    check(version, "JSONRPCRequest", m, what);
+    check(version, "ServerRequest", m, what);
   } else {
-    throw new Error(`the server sent something that is neither a response nor a notification: ${JSON.stringify(m)}`);
+    throw new Error(`the server sent something that is neither a response, a request nor a notification: ${JSON.stringify(m)}`);
   }
   check(version, "JSONRPCMessage", legacyEnvelope && "error" in m && !("id" in m) ? { ...m, id: 0 } : m, what);
 }

@@ -1,0 +1,14 @@
+/**
+ * Peer: mcpgen's example server (built by bench/stdio/setup.mjs) behind `serve()` from mcpgen/runtime.
+ *   node mcpgen.mjs <example's generated/server.gen.js> [--mode json|sse]
+ */
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { createServer, serve } from "mcpgen/runtime";
+import { flag, ready } from "./common.mjs";
+
+const entry = process.argv[2];
+const { registry } = await import(pathToFileURL(path.join(path.dirname(entry), "registry.gen.js")).href);
+const mode = flag("--mode") ?? "json";
+const handle = await serve(createServer(registry), { port: 0, responseMode: mode, maxSessions: 1_000_000, eventStore: false });
+ready(handle.url);

@@ -1,0 +1,118 @@
+/**
+ * The web-standard face of the HTTP transport: `fetch(Request) → Promise<Response>`, for any runtime with
+ * the Fetch API (Node, Bun, Deno, Cloudflare Workers):
+ *
+ *   const mcp = createHttpHandler(createServer(registry));
+ *   export default { fetch: mcp.fetch };            // Workers / Bun / Deno.serve(mcp.fetch)
+ */
+import type { Server } from "../server.js";
+import { resolveHttpOptions, type HttpOptions } from "./options.js";
+import { BodyError, HttpTransport, type HttpInput, type HttpOutput, type HttpStats } from "./transport.js";
+
+export interface HttpHandler {
+  /** Answers one request. */
+  fetch(request: Request): Promise<Response>;
+  /** Closes every session and stream (requests in flight are cancelled); later requests get 503. */
+  close(): Promise<void>;
+  /** Sessions and streams held right now. */
+  readonly stats: HttpStats;
+  /** @internal The transport behind both faces (the `node:http` adapter talks to it directly). */
+  readonly transport: HttpTransport;
+}
+
+export function createHttpHandler(server: Server, options?: HttpOptions): HttpHandler {
+  const transport = new HttpTransport(server, resolveHttpOptions(options));
+  return {
+    fetch: (request) => Promise.resolve(transport.handle(fromRequest(request))).then(toResponse),
+    close: () => transport.close(),
+    get stats() {
+      return transport.stats;
+    },
+    transport,
+  };
+}
+
+function fromRequest(request: Request): HttpInput {
+  const url = new URL(request.url);
+  return {
+    method: request.method.toUpperCase(),
+    path: url.pathname,
+    // A Request has no Host header of its own: its URL names the host the client asked for.
+    header: (name) => request.headers.get(name) ?? (name === "host" ? url.host : undefined),
+    text: (limit) => readBody(request, limit),
+    onDisconnect: (listener) => {
+      const signal = request.signal as AbortSignal | undefined;
+      if (signal?.aborted) listener();
+      else signal?.addEventListener("abort", listener, { once: true });
+    },
+  };
+}
+
+async function readBody(request: Request, limit: number): Promise<string> {
+  const length = request.headers.get("content-length");
+  if (length !== null && Number(length) > limit) throw new BodyError("payloadTooLarge", "body too large");
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        void reader.cancel().catch(() => {});
+        throw new BodyError("payloadTooLarge", "body too large");
+      }
+      chunks.push(value);
+    }
+  } catch (error) {
+    if (error instanceof BodyError) throw error;
+    throw new BodyError("badRequest", "the request body could not be read");
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+function toResponse(output: HttpOutput): Response {
+  const stream = output.stream;
+  if (!stream) return new Response(output.body ?? null, { status: output.status, headers: output.headers });
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        stream.attach({
+          write(chunk) {
+            try {
+              controller.enqueue(encoder.encode(chunk));
+            } catch {
+              stream.cancel(); // the consumer is gone
+              return true;
+            }
+            return (controller.desiredSize ?? 1) > 0;
+          },
+          end() {
+            try {
+              controller.close();
+            } catch {
+              // already closed or cancelled
+            }
+          },
+        });
+      },
+      pull() {
+        stream.drained();
+      },
+      cancel() {
+        stream.cancel();
+      },
+    },
+    { highWaterMark: 16 },
+  );
+  return new Response(body, { status: output.status, headers: output.headers });
+}

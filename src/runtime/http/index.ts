@@ -1,0 +1,21 @@
+/**
+ * Streamable HTTP: a web-standard `fetch` handler (`createHttpHandler`) and a `node:http` adapter (`serve`).
+ */
+export { createHttpHandler, type HttpHandler } from "./fetch.js";
+export { serve, type HttpServerHandle, type ServeOptions } from "./node.js";
+export {
+  AuthError,
+  LOOPBACK_HOSTS,
+  resolveHttpOptions,
+  type Authenticate,
+  type AuthInfo,
+  type AuthRequest,
+  type CorsOptions,
+  type HttpOptions,
+  type ResolvedHttpOptions,
+  type ResponseMode,
+} from "./options.js";
+export { bearerAuth, type BearerAuthOptions } from "./security.js";
+export { InMemoryEventStore, type EventStore, type InMemoryEventStoreOptions, type Replay, type StoredEvent } from "./event-store.js";
+export { HttpTransport, BodyError, type HttpInput, type HttpOutput, type HttpStats } from "./transport.js";
+export { SseStream, type SseTarget } from "./sse.js";

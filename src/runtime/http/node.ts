@@ -1,0 +1,194 @@
+/**
+ * The `node:http` adapter: `serve(server, { host, port })`. It talks to the transport directly (no
+ * Request/Response objects on the way), binds 127.0.0.1 unless told otherwise, and bounds how long a client
+ * may take to send its request (slow bodies cannot pin sockets forever).
+ */
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Server } from "../server.js";
+import { LOOPBACK_HOSTS, resolveHttpOptions, type HttpOptions } from "./options.js";
+import { BodyError, HttpTransport, type HttpInput, type HttpOutput, type HttpStats } from "./transport.js";
+
+export interface ServeOptions extends HttpOptions {
+  /** Interface to bind (default `127.0.0.1`: loopback only). */
+  host?: string;
+  /** Port (default 3000; 0 picks a free one). */
+  port?: number;
+  /** A client must have sent its whole request within this many ms (default 30,000), else 408. */
+  requestTimeoutMs?: number;
+  /** An idle keep-alive connection is closed after this many ms (default 5,000). */
+  keepAliveTimeoutMs?: number;
+}
+
+export interface HttpServerHandle {
+  /** The MCP endpoint, e.g. `http://127.0.0.1:3000/mcp`. */
+  readonly url: string;
+  readonly host: string;
+  readonly port: number;
+  readonly stats: HttpStats;
+  /** Stops accepting, closes sessions and streams, and resolves once every socket is closed. */
+  close(): Promise<void>;
+  /** @internal */
+  readonly transport: HttpTransport;
+}
+
+export async function serve(server: Server, options: ServeOptions = {}): Promise<HttpServerHandle> {
+  const host = options.host ?? "127.0.0.1";
+  const port = options.port ?? 3000;
+  const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+  const allowedHosts = options.allowedHosts ?? defaultHosts(host);
+  const transport = new HttpTransport(server, resolveHttpOptions({ ...options, allowedHosts }));
+
+  const http = createHttpServer(
+    {
+      requestTimeout: requestTimeoutMs,
+      headersTimeout: Math.min(requestTimeoutMs, 60_000),
+      keepAliveTimeout: options.keepAliveTimeoutMs ?? 5000,
+      connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(requestTimeoutMs / 4))),
+    },
+    (req, res) => {
+      const output = transport.handle(toInput(req, res));
+      if (output instanceof Promise) {
+        output.then(
+          (answer) => write(res, answer),
+          () => fail(res),
+        );
+      } else write(res, output);
+    },
+  );
+  http.on("clientError", (error: NodeJS.ErrnoException, socket) => {
+    const status =
+      error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? "408 Request Timeout" : error.code === "HPE_HEADER_OVERFLOW" ? "431 Request Header Fields Too Large" : "400 Bad Request";
+    if (socket.writable && !socket.writableEnded) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    else socket.destroy();
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(port, host, () => {
+      http.off("error", reject);
+      resolve();
+    });
+  });
+  const address = http.address() as AddressInfo;
+  const urlHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost}:${address.port}${transport.options.path}`,
+    host: address.address,
+    port: address.port,
+    get stats() {
+      return transport.stats;
+    },
+    transport,
+    close: () =>
+      (closing ??= (async () => {
+        const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
+        await transport.close();
+        http.closeIdleConnections();
+        setTimeout(() => http.closeAllConnections(), 1000).unref();
+        await stopped;
+      })()),
+  };
+}
+
+/** Loopback names, plus the bound host itself when it is a specific one. */
+function defaultHosts(host: string): string[] {
+  const hosts = [...LOOPBACK_HOSTS];
+  const name = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+  if (!["0.0.0.0", "[::]", "::"].includes(host) && !hosts.includes(name.toLowerCase())) hosts.push(name.toLowerCase());
+  return hosts;
+}
+
+function toInput(req: IncomingMessage, res: ServerResponse): HttpInput {
+  const url = req.url ?? "/";
+  const query = url.indexOf("?");
+  return {
+    method: req.method ?? "GET",
+    path: query === -1 ? url : url.slice(0, query),
+    header: (name) => {
+      const value = req.headers[name];
+      return value === undefined ? undefined : Array.isArray(value) ? value.join(", ") : value;
+    },
+    text: (limit) => readBody(req, limit),
+    onDisconnect: (listener) => {
+      res.once("close", () => {
+        if (!res.writableFinished) listener();
+      });
+    },
+  };
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  const length = req.headers["content-length"];
+  if (length !== undefined && Number(length) > limit) {
+    req.resume(); // discard; the answer is 413 (the connection is closed after it)
+    return Promise.reject(new BodyError("payloadTooLarge", "body too large"));
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) {
+        cleanup();
+        req.resume();
+        reject(new BodyError("payloadTooLarge", "body too large"));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => {
+      cleanup();
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer).toString("utf8") : Buffer.concat(chunks, size).toString("utf8"));
+    };
+    const onError = (): void => {
+      cleanup();
+      reject(new BodyError("badRequest", "the request body could not be read"));
+    };
+    const cleanup = (): void => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+      req.off("aborted", onError);
+    };
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
+    req.on("aborted", onError);
+  });
+}
+
+function write(res: ServerResponse, output: HttpOutput): void {
+  if (res.destroyed) {
+    output.stream?.cancel();
+    return;
+  }
+  if (output.status === 413) res.shouldKeepAlive = false; // the rest of the body was not read
+  const stream = output.stream;
+  if (!stream) {
+    const body = output.body;
+    if (body !== undefined) output.headers["content-length"] = String(Buffer.byteLength(body));
+    res.writeHead(output.status, output.headers);
+    res.end(body);
+    return;
+  }
+  res.writeHead(output.status, output.headers);
+  res.flushHeaders();
+  res.on("drain", () => stream.drained());
+  res.once("close", () => {
+    if (!res.writableFinished) stream.cancel();
+  });
+  stream.attach({
+    write: (chunk) => res.write(chunk),
+    end: () => res.end(),
+  });
+}
+
+function fail(res: ServerResponse): void {
+  if (res.headersSent) res.destroy();
+  else {
+    res.writeHead(500, { "content-type": "application/json" });
+    res.end('{"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error"}}');
+  }
+}
