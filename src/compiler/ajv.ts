@@ -27,6 +27,8 @@ const options: Options = {
   strict: true,
   strictTypes: false,
   strictTuples: false,
+  // `required` may name a property declared elsewhere (an anyOf branch requiring a top-level property).
+  strictRequired: false,
   allErrors: true,
   validateFormats: true,
   // A property named like an Object.prototype member ("constructor", "toString") must not be read
@@ -46,8 +48,9 @@ export function createAjv(dialect: Dialect, extensionKeywords: Iterable<string> 
   const opts: Options = { ...options, validateSchema: false, ...(coerceTypes && { coerceTypes: true }) };
   const ajv = dialect === "2020-12" ? new Ajv2020(opts) : new Ajv(opts);
   addFormats(ajv);
-  // `x-` extension keywords are annotations; registering them lets strict mode accept them.
-  for (const keyword of extensionKeywords) ajv.addKeyword(keyword);
+  // `x-` extension keywords are annotations; registering them lets strict mode accept them. So is
+  // `$anchor` here: ajv does not resolve anchors, and normalize has rewritten every anchor ref to a pointer.
+  for (const keyword of ["$anchor", ...extensionKeywords]) ajv.addKeyword(keyword);
   return ajv;
 }
 

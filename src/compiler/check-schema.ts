@@ -48,8 +48,8 @@ export function checkSchema(schema: unknown, doc: SourceDoc, base: string, paren
       ctx.report(doc, pointerJoin(pointer, "format"), `unknown format "${node.format}"`);
     if (node.$id !== undefined && !(pointer === "" && doc.rel.startsWith("defs/")))
       ctx.report(doc, pointerJoin(pointer, "$id"), "$id is only supported at the root of a defs/ file ($ref resolves against file paths)");
-    for (const keyword of ["$anchor", "$dynamicRef", "$dynamicAnchor"])
-      if (node[keyword] !== undefined) ctx.report(doc, pointerJoin(pointer, keyword), `${keyword} is not supported: use "$ref" with a JSON pointer`);
+    for (const keyword of ["$dynamicRef", "$dynamicAnchor"])
+      if (node[keyword] !== undefined) ctx.report(doc, pointerJoin(pointer, keyword), `${keyword} is not supported: use "$ref" with a JSON pointer or an $anchor`);
     if (pointer !== base && node.$schema !== undefined)
       ctx.report(doc, pointerJoin(pointer, "$schema"), "$schema is only allowed at the root of a schema");
   });

@@ -96,7 +96,12 @@ export function normalize(checked: Checked): { normalized: Normalized; diagnosti
         return fail("no such file in defs/ (cross-file references must point into the defs/ folder)");
       }
     }
-    if (pointer !== "" && !pointer.startsWith("/")) return fail("anchors are not supported: use a JSON pointer");
+    if (pointer !== "" && !pointer.startsWith("/")) {
+      // A plain-name fragment names an `$anchor` in the target document: refs are rewritten to its pointer.
+      const found = anchors(target.schema).get(pointer);
+      if (found === undefined) return fail(`no $anchor "${pointer}" in ${target.file}`);
+      pointer = found;
+    }
     if (pointerGet(target.schema, pointer) === undefined) return fail(`${pointer} does not exist in ${target.file}`);
     return { doc: target.key, pointer };
   };
@@ -230,6 +235,9 @@ function bundle(
     const copy = structuredClone(def.schema) as SchemaNode;
     delete copy.$schema;
     delete copy.$id;
+    // Embedded, the file is no resource of its own: its anchors would join the tool's. Refs to them are
+    // rewritten to pointers below, so they go.
+    walkSchema(copy, "", (node) => delete node.$anchor);
     copies.push([key, copy]);
     rewrite(copy, def, "");
     return key;
@@ -271,6 +279,22 @@ function typeSchema(schema: unknown, at: string, refName: (ref: string, site: st
     }
   });
   return copy;
+}
+
+const anchorCache = new WeakMap<object, Map<string, string>>();
+
+/** The `$anchor`s of a document, by name, with their JSON pointers. */
+function anchors(schema: unknown): Map<string, string> {
+  if (schema === null || typeof schema !== "object") return new Map();
+  let found = anchorCache.get(schema);
+  if (!found) {
+    const map = new Map<string, string>();
+    walkSchema(schema, "", (node, pointer) => {
+      if (typeof node.$anchor === "string" && !map.has(node.$anchor)) map.set(node.$anchor, pointer);
+    });
+    anchorCache.set(schema, (found = map));
+  }
+  return found;
 }
 
 function fileStem(file: string): string {

@@ -55,6 +55,7 @@ const cases: { name: string; given: Record<string, unknown>; want: string[] }[] 
             c: { $ref: "#/$defs/nope" },
             d: { $ref: "../defs/x.json#/$defs/gone" },
             e: { $ref: "https://example.com/schema.json" },
+            f: { $ref: "#nowhere" },
           },
         },
       },
@@ -64,6 +65,7 @@ const cases: { name: string; given: Record<string, unknown>; want: string[] }[] 
       'schemas/tools/a.json#/inputSchema/properties/c/$ref: cannot resolve "#/$defs/nope": /$defs/nope does not exist in schemas/tools/a.json',
       'schemas/tools/a.json#/inputSchema/properties/d/$ref: cannot resolve "../defs/x.json#/$defs/gone": /$defs/gone does not exist in schemas/defs/x.json',
       'schemas/tools/a.json#/inputSchema/properties/e/$ref: cannot resolve "https://example.com/schema.json": remote references are not fetched: copy the schema into defs/',
+      'schemas/tools/a.json#/inputSchema/properties/f/$ref: cannot resolve "#nowhere": no $anchor "nowhere" in schemas/tools/a.json',
     ],
   },
   {
@@ -164,12 +166,12 @@ const cases: { name: string; given: Record<string, unknown>; want: string[] }[] 
     name: "unsupported dialects, $id and anchors",
     given: server({
       a: { inputSchema: { $schema: "http://json-schema.org/draft-04/schema#", type: "object" } },
-      b: { inputSchema: { type: "object", properties: { x: { $id: "x", type: "string" }, y: { $anchor: "y" } } } },
+      b: { inputSchema: { type: "object", properties: { x: { $id: "x", type: "string" }, y: { $dynamicRef: "#y" }, z: { $ref: "#nowhere" } } } },
     }),
     want: [
       'schemas/tools/a.json#/inputSchema/$schema: unsupported dialect "http://json-schema.org/draft-04/schema#": use JSON Schema 2020-12 (the default) or draft-07',
       "schemas/tools/b.json#/inputSchema/properties/x/$id: $id is only supported at the root of a defs/ file ($ref resolves against file paths)",
-      'schemas/tools/b.json#/inputSchema/properties/y/$anchor: $anchor is not supported: use "$ref" with a JSON pointer',
+      'schemas/tools/b.json#/inputSchema/properties/y/$dynamicRef: $dynamicRef is not supported: use "$ref" with a JSON pointer or an $anchor',
     ],
   },
   {
