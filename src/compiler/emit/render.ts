@@ -51,5 +51,8 @@ export function render(name: string, view: object): string {
     template = hbs.compile(readFileSync(TEMPLATES_DIR + name + ".hbs", "utf8"), { strict: true, noEscape: false });
     compiled.set(name, template);
   }
-  return template(view).replace(/\r\n/g, "\n").replace(/\n*$/, "\n");
+  const out = template(view).replace(/\r\n/g, "\n");
+  let end = out.length;
+  while (end > 0 && out[end - 1] === "\n") end--; // not /\n*$/: that regex is quadratic on megabytes
+  return out.slice(0, end) + "\n";
 }
