@@ -18,6 +18,16 @@ const icon = {
 const icons = { type: "array", items: icon };
 const meta = { type: "object" };
 
+/** What every tool, resource and prompt file may say about itself. */
+const named = {
+  $schema: { type: "string" },
+  name: { type: "string" },
+  title: { type: "string" },
+  description: { type: "string" },
+  icons,
+  _meta: meta,
+};
+
 export const HINT_KEYS = ["title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const;
 export type Hints = Partial<{ title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean }>;
 
@@ -79,14 +89,9 @@ export const toolFileSchema = {
   required: ["inputSchema"],
   additionalProperties: false,
   properties: {
-    $schema: { type: "string" },
-    name: { type: "string" },
-    title: { type: "string" },
-    description: { type: "string" },
+    ...named,
     inputSchema: { type: ["object", "boolean"] },
     outputSchema: { type: ["object", "boolean"] },
-    icons,
-    _meta: meta,
     hidden: { type: "boolean" },
     examples: {
       type: "array",
@@ -126,14 +131,9 @@ const complete = {
 };
 
 const resourceCommon = {
-  $schema: { type: "string" },
-  name: { type: "string" },
-  title: { type: "string" },
-  description: { type: "string" },
+  ...named,
   mimeType: { type: "string" },
-  icons,
   annotations: contentAnnotations,
-  _meta: meta,
 };
 
 export const resourceFileSchema = {
@@ -168,12 +168,7 @@ export const promptFileSchema = {
   type: "object",
   additionalProperties: false,
   properties: {
-    $schema: { type: "string" },
-    name: { type: "string" },
-    title: { type: "string" },
-    description: { type: "string" },
-    icons,
-    _meta: meta,
+    ...named,
     arguments: {
       type: "array",
       items: {
