@@ -6,6 +6,7 @@ import { createTask } from "./lib/store.js";
 const handler: CreateTaskHandler = async (input, ctx) => {
   const task = createTask(input);
   await ctx.log("info", { created: task.id });
+  ctx.resourceUpdated("tasks://stats"); // subscribers of the counts hear about the change
   return task;
 };
 

@@ -13,6 +13,8 @@ export type ErrorKind =
   | "internalError"
   | "unsupportedProtocolVersion"
   | "missingRequiredClientCapability"
+  // 2025 era: resources/read of a URI no resource or template has (2026-07-28 uses invalidParams, SEP-2164).
+  | "resourceNotFound"
   // Streamable HTTP: failures of the exchange itself, answered before (or instead of) the core.
   | "headerMismatch"
   | "badRequest"
@@ -41,6 +43,7 @@ export const ERROR_TABLE: Readonly<Record<ErrorKind, ErrorSpec>> = {
   internalError: { code: -32603, message: "Internal error", httpStatus: 500 },
   unsupportedProtocolVersion: { code: -32022, message: "Unsupported protocol version", httpStatus: 400 },
   missingRequiredClientCapability: { code: -32021, message: "Missing required client capability", httpStatus: 400 },
+  resourceNotFound: { code: -32002, message: "Resource not found", httpStatus: 404 },
   headerMismatch: { code: -32020, message: "Header mismatch", httpStatus: 400 },
   badRequest: { code: -32000, message: "Bad Request", httpStatus: 400 },
   sessionNotFound: { code: -32001, message: "Session not found", httpStatus: 404 },

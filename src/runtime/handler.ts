@@ -153,7 +153,10 @@ export class ClientRequestError extends Error {
   }
 }
 
-/** What a handler learns about, and can do within, the request it serves. */
+/**
+ * What a handler learns about, and can do within, the request it serves. Every kind of handler gets it: tools,
+ * resources (with `uri`), prompts and completions (which cannot ask the client for input).
+ */
 export interface ToolContext {
   /** Aborted when the client cancels the request, the connection closes or the server shuts down. */
   readonly signal: AbortSignal;
@@ -169,7 +172,12 @@ export interface ToolContext {
   readonly clientCapabilities: Readonly<Record<string, unknown>> | undefined;
   /** The caller's identity when the transport authenticates requests (HTTP with an `authenticate` hook). */
   readonly auth: AuthInfo | undefined;
-  /** Reports progress; a no-op when the request carried no `progressToken`. */
+  /**
+   * Reports progress; a no-op when the request carried no `progressToken`. `progress` must increase. For
+   * partial results of a long-running tool, say what is done so far in `message` as the work advances
+   * (`await ctx.progress(40, 100, "indexed 40 of 100 files; 3 matches so far")`) and return the whole result
+   * at the end; awaiting it lets a slow client hold the handler back instead of messages piling up.
+   */
   progress(progress: number, total?: number, message?: string): Promise<void>;
   /** Sends a log message to the client; dropped below the client's chosen level. */
   log(level: LogLevel, data: unknown, logger?: string): Promise<void>;
@@ -185,7 +193,21 @@ export interface ToolContext {
   sample(params: SampleParams, options?: InputOptions): Promise<SampleResult>;
   /** Asks the client for its roots (`roots/list`); same rules as `elicit`. */
   listRoots(options?: InputOptions): Promise<RootsResult>;
+  /**
+   * Tells subscribed clients that the resource at `uri` changed (`notifications/resources/updated`): 2025-era
+   * sessions that sent `resources/subscribe` for it, 2026-era `subscriptions/listen` streams that list it. The
+   * same as `server.resourceUpdated(uri)`.
+   */
+  resourceUpdated(uri: string): void;
+  /**
+   * Tells clients that a list changed (`notifications/{tools,resources,prompts}/list_changed`): every 2025-era
+   * session, and the 2026-era listen streams that opted in. The same as `server.listChanged(kind)`.
+   */
+  listChanged(kind: ListKind): void;
 }
+
+/** The lists whose changes a server can announce. */
+export type ListKind = "tools" | "resources" | "prompts";
 
 /**
  * An error whose message the client (and the model behind it) is meant to read: thrown from a handler it
@@ -209,8 +231,22 @@ export type ToolHandler<Input, Output = undefined> = (
   ctx: ToolContext,
 ) => Promise<[Output] extends [undefined] ? UnstructuredResult : Output>;
 
-/** What a resource handler returns: text, bytes (sent base64), or the contents themselves. */
-export type ResourceResult = string | Uint8Array | ResourceContents | ResourceContents[] | { contents: ResourceContents[] };
+/**
+ * A complete `resources/read` result, for handlers that need full control. In the 2026 era `ttlMs` and
+ * `cacheScope` tell clients how long they may cache it (default for handler results: `0`, `"private"`).
+ */
+export interface ReadResourceResult {
+  contents: ResourceContents[];
+  ttlMs?: number;
+  cacheScope?: "public" | "private";
+  _meta?: Record<string, unknown>;
+}
+
+/**
+ * What a resource handler returns: text or bytes (sent base64; both with the resource's `mimeType`), the
+ * contents themselves, or a full result.
+ */
+export type ResourceResult = string | Uint8Array | ResourceContents | ResourceContents[] | ReadResourceResult;
 
 /** Reads a static resource declared without inline contents. `ctx.uri` is the resource's URI. */
 export type ResourceHandler = (ctx: ToolContext & { readonly uri: string }) => Promise<ResourceResult>;

@@ -10,6 +10,7 @@ export {
   resolveServerOptions,
   Server,
   Connection,
+  type ConnectOptions,
   type ErrorContext,
   type LegacySession,
   type Reply,
@@ -18,6 +19,8 @@ export {
   type Sink,
 } from "./server.js";
 export { serveStdio, type StdioOptions, type StdioSession } from "./stdio.js";
+export { audio, embedded, image, resourceLink, text, toBase64, type AnnotationsInput } from "./content.js";
+export type { SubscriptionFilter, SubscriptionStats } from "./subscriptions.js";
 export * from "./http/index.js";
 export { ERROR_TABLE, errorResponse, type ErrorKind, type ErrorSpec } from "./errors.js";
 export {

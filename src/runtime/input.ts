@@ -3,7 +3,8 @@
  * - 2025: real JSON-RPC requests to the client; `Outgoing` matches the client's responses to them by id
  *   (ids are random, so a response can arrive on any connection of the server, as stateless HTTP needs).
  * - 2026: multi round-trip requests; `RequestStateCodec` seals the answers collected so far into the
- *   `requestState` the client echoes, bound to the tool, its arguments and the caller, and expiring.
+ *   `requestState` the client echoes, bound to the tool (or prompt, or resource), its arguments and the
+ *   caller, and expiring.
  * Web Crypto only (HMAC-SHA-256), so it runs wherever the fetch handler runs.
  */
 import { ClientRequestError } from "./handler.js";
@@ -75,7 +76,8 @@ export interface SealedInput {
 
 /** What a `requestState` is bound to: a state minted for one call cannot be used with another. */
 export interface StateBinding {
-  readonly tool: string;
+  /** The tool's name; `prompt:<name>` or `resource:<uri>` for the other requests that may ask for input. */
+  readonly target: string;
   readonly args: unknown;
   readonly subject: string | undefined;
 }
@@ -132,7 +134,7 @@ export class RequestStateCodec {
 
 /** The signed text: the payload plus everything it is bound to (never sent, recomputed on receipt). */
 function signed(payload: string, binding: StateBinding): string {
-  return `${payload}\n${binding.tool}\n${canonical(binding.args)}\n${binding.subject ?? ""}`;
+  return `${payload}\n${binding.target}\n${canonical(binding.args)}\n${binding.subject ?? ""}`;
 }
 
 /** JSON with sorted keys, so that a client re-serializing the arguments does not break the binding. */

@@ -1,59 +1,73 @@
 /**
- * `tools/list` pages, serialized once and reused. A cursor is the base64url of the name of the first tool of
- * the page it opens: stable across processes and instances built from the same registry, whatever their
- * page size, and an unknown name is an invalid cursor rather than a silently wrong page.
+ * List pages (`tools/list`, `resources/list`, `resources/templates/list`, `prompts/list`), serialized once and
+ * reused. A cursor is the base64url of the name of the first entry of the page it opens (prefixed with the
+ * kind, except for tools): stable across processes and instances built from the same registry, whatever their
+ * page size, and an unknown name — or a cursor of another list — is an invalid cursor rather than a silently
+ * wrong page.
  */
 import type { Era } from "./protocol.js";
-import type { Registry, ToolEntry } from "./registry.js";
+
+/** One listed entry: its registry name (unique within its list) and its wire metadata. */
+export interface Listed {
+  readonly name: string;
+  readonly wire: unknown;
+}
+
+/** What a list is called on the wire, its listed entries and their payload as the registry serialized it. */
+export interface ListSource {
+  /** The result member: `tools`, `resources`, `resourceTemplates` or `prompts`. */
+  readonly key: string;
+  /** Prefixed to the names in cursors, so a cursor of one list is not valid for another. */
+  readonly cursorPrefix: string;
+  readonly entries: readonly Listed[];
+  /** The whole list as a JSON array, byte for byte (the unpaginated payload). */
+  readonly json: string;
+}
 
 interface Page {
   legacy?: string;
   modern?: string;
 }
 
-export class ToolPages {
-  private readonly listed: readonly ToolEntry[];
+export class Pages {
   private readonly position = new Map<string, number>();
   private readonly cache = new Map<number, Page>();
 
   /** `modernTail` is spliced into 2026-era results: `"ttlMs":…,"cacheScope":…,"_meta":{…}`. */
   constructor(
-    private readonly registry: Registry,
+    private readonly source: ListSource,
     private readonly pageSize: number,
     private readonly modernTail: string,
   ) {
-    this.listed = registry.tools.filter((tool) => !tool.hidden);
-    this.listed.forEach((tool, index) => this.position.set(tool.name, index));
+    source.entries.forEach((entry, index) => this.position.set(entry.name, index));
   }
 
-  /** The serialized `tools/list` result for `cursor`, or `undefined` when the cursor is not one of ours. */
+  /** The serialized list result for `cursor`, or `undefined` when the cursor is not one of ours. */
   result(cursor: string | undefined, era: Era): string | undefined {
     const start = cursor === undefined ? 0 : this.start(cursor);
     if (start === undefined) return undefined;
     let page = this.cache.get(start);
     if (!page) this.cache.set(start, (page = {}));
-    if (era === "modern") return (page.modern ??= `{"resultType":"complete","tools":${this.body(start)},${this.modernTail}}`);
-    return (page.legacy ??= `{"tools":${this.body(start)}}`);
+    if (era === "modern") return (page.modern ??= `{"resultType":"complete","${this.source.key}":${this.body(start)},${this.modernTail}}`);
+    return (page.legacy ??= `{"${this.source.key}":${this.body(start)}}`);
   }
 
-  /** `[…tools…]` plus `,"nextCursor":"…"` when more follow. */
+  /** `[…entries…]` plus `,"nextCursor":"…"` when more follow. */
   private body(start: number): string {
+    const { entries, json } = this.source;
     const end = start + this.pageSize;
-    const tools =
-      start === 0 && end >= this.listed.length
-        ? this.registry.toolsListJson
-        : JSON.stringify(this.listed.slice(start, end).map((tool) => tool.wire));
-    const next = this.listed[end];
-    return next ? `${tools},"nextCursor":${JSON.stringify(encodeCursor(next.name))}` : tools;
+    const items = start === 0 && end >= entries.length ? json : JSON.stringify(entries.slice(start, end).map((entry) => entry.wire));
+    const next = entries[end];
+    return next ? `${items},"nextCursor":${JSON.stringify(encodeCursor(this.source.cursorPrefix + next.name))}` : items;
   }
 
   private start(cursor: string): number | undefined {
-    const name = Buffer.from(cursor, "base64url").toString("utf8");
-    if (encodeCursor(name) !== cursor) return undefined;
-    return this.position.get(name);
+    const text = Buffer.from(cursor, "base64url").toString("utf8");
+    if (encodeCursor(text) !== cursor || !text.startsWith(this.source.cursorPrefix)) return undefined;
+    return this.position.get(text.slice(this.source.cursorPrefix.length));
   }
 }
 
-export function encodeCursor(toolName: string): string {
-  return Buffer.from(toolName, "utf8").toString("base64url");
+export function encodeCursor(text: string): string {
+  return Buffer.from(text, "utf8").toString("base64url");
 }

@@ -7,10 +7,15 @@
  *
  *   message ─▶ shape check ─▶ era: 2026 `_meta` envelope │ 2025 session │ pre-`initialize`
  *           ─▶ method ─▶ serialized response (or none: notifications, cancelled requests)
+ *
+ * Handler-backed methods (`tools/call`, `resources/read`, `prompts/get`, `completion/complete`) run as an
+ * `Invocation` (invocation.ts); lists are cached pages (list.ts); change notifications fan out through
+ * `Subscriptions` (subscriptions.ts) to 2025-era sessions and 2026-era listen streams.
  */
 import { ToolCall } from "./call.js";
 import { errorResponse, resultResponse } from "./errors.js";
-import type { AuthInfo, CallToolResult, ToolHandler } from "./handler.js";
+import type { AuthInfo, ListKind, ToolHandler } from "./handler.js";
+import type { Cancellable, Invocation } from "./invocation.js";
 import {
   isObject,
   isRequestId,
@@ -29,8 +34,11 @@ import {
   type RequestId,
 } from "./protocol.js";
 import type { Registry, ToolEntry, Validate } from "./registry.js";
-import { ToolPages } from "./list.js";
+import { Pages } from "./list.js";
 import { Outgoing, RequestStateCodec } from "./input.js";
+import { Lazy } from "./lazy.js";
+import type { Primitives, RequestFrame } from "./primitives.js";
+import { META_SUBSCRIPTION_ID, Subscriptions, type Listener, type SessionTarget, type SubscriptionStats } from "./subscriptions.js";
 
 /** Where a connection's server→client messages go (for stdio: stdout; for HTTP: the request's stream). */
 export interface Sink {
@@ -49,17 +57,25 @@ export interface Sink {
 export type Reply = string | undefined | Promise<string | undefined>;
 
 export interface ErrorContext {
+  /** What failed: a tool's handler, a resource's (or template's), a prompt's, or a completion handler. */
+  readonly kind: "tool" | "resource" | "prompt" | "completion";
+  /** The name of the tool (or resource, template, prompt; `<name>.<argument>` for a completion). */
   readonly tool: string;
   readonly requestId: RequestId;
 }
 
 export interface ServerOptions {
-  /** Tools per `tools/list` page (default 100). */
+  /** Entries per page of `tools/list`, `resources/list`, `resources/templates/list` and `prompts/list` (default 100). */
   pageSize?: number;
-  /** 2026 era: `ttlMs` on `server/discover` and `tools/list` results (default 300 000). */
+  /**
+   * 2026 era: `ttlMs` on `server/discover`, the list results and reads of inline resources (default 300 000).
+   * Resources read by a handler default to 0 (the handler may return its own `ttlMs`).
+   */
   ttlMs?: number;
   /** 2026 era: `cacheScope` of those results (default `"public"`: the registry is the same for every caller). */
   cacheScope?: "public" | "private";
+  /** The most resource URIs one 2025-era session, or one 2026-era listen stream, may subscribe to (default 1000). */
+  maxSubscriptions?: number;
   /**
    * Receives failures that the client only sees summarized (handler crashes, invalid handler output).
    * Default: `console.error`, which the stdio entry point keeps on stderr.
@@ -82,7 +98,8 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
     pageSize: options.pageSize ?? 100,
     ttlMs: options.ttlMs ?? 300_000,
     cacheScope: options.cacheScope ?? "public",
-    onError: options.onError ?? ((error, { tool }) => console.error(`[mcpgen] tool "${tool}" failed:`, error)),
+    maxSubscriptions: options.maxSubscriptions ?? 1000,
+    onError: options.onError ?? ((error, { kind, tool }) => console.error(`[mcpgen] ${kind} "${tool}" failed:`, error)),
     requestStateSecret: options.requestStateSecret ?? crypto.getRandomValues(new Uint8Array(32)),
     requestStateTtlMs: options.requestStateTtlMs ?? 600_000,
   };
@@ -91,6 +108,9 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
   }
   if (!Number.isSafeInteger(resolved.ttlMs) || resolved.ttlMs < 0) {
     throw new RangeError(`ttlMs must be a non-negative integer, got ${resolved.ttlMs}`);
+  }
+  if (!Number.isSafeInteger(resolved.maxSubscriptions) || resolved.maxSubscriptions < 0) {
+    throw new RangeError(`maxSubscriptions must be a non-negative integer, got ${resolved.maxSubscriptions}`);
   }
   if (!Number.isSafeInteger(resolved.requestStateTtlMs) || resolved.requestStateTtlMs < 1) {
     throw new RangeError(`requestStateTtlMs must be a positive integer, got ${resolved.requestStateTtlMs}`);
@@ -118,20 +138,45 @@ export function createServer(registry: Registry, options?: ServerOptions): Serve
   return new Server(registry, options);
 }
 
+/** How a connection is used. */
+export interface ConnectOptions {
+  /**
+   * The connection carries one exchange and is dropped (stateless HTTP, 2026-era HTTP): it is never told
+   * about changes outside a request, so it is not counted as a session and cannot `resources/subscribe`.
+   */
+  ephemeral?: boolean;
+}
+
+/** The lists a server serves, by method. */
+interface ListPages {
+  readonly "tools/list": Pages;
+  readonly "resources/list"?: Pages;
+  readonly "resources/templates/list"?: Pages;
+  readonly "prompts/list"?: Pages;
+}
+
 export class Server {
   readonly options: ResolvedServerOptions;
   /** @internal */
   readonly slots = new Map<string, ToolSlot>();
+  /** @internal Resources, prompts and completion: loaded on the first request that needs them. */
+  readonly primitives: Lazy<Primitives>;
   /** @internal */
-  readonly pages: ToolPages;
+  readonly pages: ListPages;
   /** @internal 2025 era: server→client requests awaiting the client's response. */
   readonly outgoing = new Outgoing();
   /** @internal 2026 era: seals and opens `requestState`. */
   readonly requestState: RequestStateCodec;
+  /** @internal Who hears about changes (2025-era sessions and subscriptions, 2026-era listen streams). */
+  readonly subscriptions: Subscriptions;
+  /** @internal 2026 era: `"ttlMs":…,"cacheScope":…` of results that are the same for every caller. */
+  readonly cacheHints: string;
   /** `"_meta":{"io.modelcontextprotocol/serverInfo":{…}}`, spliced into every 2026-era result. */
   private readonly serverInfoMeta: string;
   private readonly discoverResult: string;
   private readonly initializeResults = new Map<string, string>();
+  /** @internal What the registry has: tools, resources (or templates), prompts, completions. */
+  readonly kinds: { readonly tools: boolean; readonly resources: boolean; readonly prompts: boolean; readonly completions: boolean };
 
   constructor(
     readonly registry: Registry,
@@ -143,30 +188,85 @@ export class Server {
     for (const entry of registry.tools) {
       this.slots.set(entry.name, { entry, structured: entry.wire.outputSchema !== undefined, loaded: undefined, loading: undefined });
     }
+    this.primitives = new Lazy(() => import("./primitives.js").then(({ Primitives }) => new Primitives(registry)));
+    const templates = registry.resourceTemplates ?? [];
+    const hasCompletions = (entries: readonly { completions: object }[]): boolean => entries.some((entry) => Object.keys(entry.completions).length > 0);
+    this.kinds = {
+      tools: registry.tools.length > 0,
+      resources: (registry.resources?.length ?? 0) > 0 || templates.length > 0,
+      prompts: (registry.prompts?.length ?? 0) > 0,
+      completions: hasCompletions(registry.prompts ?? []) || hasCompletions(templates),
+    };
+    this.subscriptions = new Subscriptions(this.kinds, this.options.maxSubscriptions);
+
     this.serverInfoMeta = `"_meta":{${JSON.stringify(META_SERVER_INFO)}:${JSON.stringify(registry.server)}}`;
-    const cache = `"ttlMs":${this.options.ttlMs},"cacheScope":${JSON.stringify(this.options.cacheScope)}`;
-    this.pages = new ToolPages(registry, this.options.pageSize, `${cache},${this.serverInfoMeta}`);
+    this.cacheHints = `"ttlMs":${this.options.ttlMs},"cacheScope":${JSON.stringify(this.options.cacheScope)}`;
+    const tail = `${this.cacheHints},${this.serverInfoMeta}`;
+    const { pageSize } = this.options;
+    const listed = registry.tools.filter((tool) => !tool.hidden);
+    this.pages = {
+      "tools/list": new Pages({ key: "tools", cursorPrefix: "", entries: listed, json: registry.toolsListJson }, pageSize, tail),
+      ...(this.kinds.resources && {
+        "resources/list": new Pages({ key: "resources", cursorPrefix: "resource:", entries: registry.resources ?? [], json: registry.resourcesListJson ?? "[]" }, pageSize, tail),
+        "resources/templates/list": new Pages(
+          { key: "resourceTemplates", cursorPrefix: "template:", entries: templates, json: registry.resourceTemplatesListJson ?? "[]" },
+          pageSize,
+          tail,
+        ),
+      }),
+      ...(this.kinds.prompts && {
+        "prompts/list": new Pages({ key: "prompts", cursorPrefix: "prompt:", entries: registry.prompts ?? [], json: registry.promptsListJson ?? "[]" }, pageSize, tail),
+      }),
+    };
     const discover = {
       resultType: "complete",
       supportedVersions: SUPPORTED_PROTOCOL_VERSIONS,
       capabilities: this.capabilities("modern"),
       ...(registry.instructions !== undefined && { instructions: registry.instructions }),
     };
-    this.discoverResult = `${JSON.stringify(discover).slice(0, -1)},${cache},${this.serverInfoMeta}}`;
+    this.discoverResult = `${JSON.stringify(discover).slice(0, -1)},${tail}}`;
   }
 
   /** Opens a connection; a 2025-era session lives on it (stdio: the process; HTTP: `Mcp-Session-Id`). */
-  connect(sink: Sink): Connection {
-    return new Connection(this, sink);
+  connect(sink: Sink, options: ConnectOptions = {}): Connection {
+    return new Connection(this, sink, options.ephemeral === true);
   }
 
-  /** Capabilities assembled from the registry. */
-  capabilities(era: Era): Record<string, unknown> {
+  /**
+   * Capabilities assembled from the registry. Both eras announce list changes and resource subscriptions:
+   * 2025-era sessions hear them unasked (`resources/subscribe` for updates), 2026-era clients on
+   * `subscriptions/listen`.
+   */
+  capabilities(_era: Era): Record<string, unknown> {
     const capabilities: Record<string, unknown> = {};
-    // 2026: list changes only flow on `subscriptions/listen`, which this runtime does not serve yet.
-    if (this.registry.tools.length > 0) capabilities.tools = era === "legacy" ? { listChanged: true } : {};
+    if (this.kinds.tools) capabilities.tools = { listChanged: true };
+    if (this.kinds.resources) capabilities.resources = { subscribe: true, listChanged: true };
+    if (this.kinds.prompts) capabilities.prompts = { listChanged: true };
+    if (this.kinds.completions) capabilities.completions = {};
     capabilities.logging = {}; // handlers may call ctx.log()
     return capabilities;
+  }
+
+  /**
+   * Tells the clients subscribed to `uri` that it changed (`notifications/resources/updated`): 2025-era
+   * sessions that sent `resources/subscribe` for it and 2026-era listen streams listing it, on every
+   * transport this server serves.
+   */
+  resourceUpdated(uri: string): void {
+    this.subscriptions.resourceUpdated(uri);
+  }
+
+  /**
+   * Tells clients that the tools, resources or prompts changed (`notifications/<kind>/list_changed`): every
+   * 2025-era session and the 2026-era listen streams that asked for it.
+   */
+  listChanged(kind: ListKind): void {
+    this.subscriptions.listChanged(kind);
+  }
+
+  /** Sizes of the subscription tables (2025-era sessions and subscriptions, 2026-era listen streams). */
+  get subscriptionStats(): SubscriptionStats {
+    return this.subscriptions.stats;
   }
 
   /** @internal */
@@ -189,14 +289,19 @@ export class Server {
     return result;
   }
 
-  /** @internal Serializes a 2026-era `tools/call` result: `resultType` first, `serverInfo` in `_meta`. */
-  modernResult(result: CallToolResult): string {
+  /** @internal Serializes a 2026-era result object: `resultType` first, `serverInfo` merged into its `_meta`. */
+  modernResult<R extends { readonly _meta?: Record<string, unknown> | undefined }>(result: R): string {
     if (result._meta === undefined) return this.modernResultOf(JSON.stringify(result).slice(1, -1));
     return JSON.stringify({
       resultType: "complete",
       ...result,
       _meta: { ...result._meta, [META_SERVER_INFO]: this.registry.server },
     });
+  }
+
+  /** @internal The same, as a response to `id`. */
+  modernResponse<R extends { readonly _meta?: Record<string, unknown> | undefined }>(id: RequestId, result: R): string {
+    return resultResponse(id, this.modernResult(result));
   }
 
   /** @internal The same for a result without `_meta` whose members are serialized already (`"content":[…],…`). */
@@ -207,6 +312,11 @@ export class Server {
   /** @internal Serializes a 2026-era `input_required` result (multi round-trip requests). */
   inputRequiredResult(inputRequests: Record<string, unknown>, requestState: string): string {
     return `{"resultType":"input_required","inputRequests":${JSON.stringify(inputRequests)},"requestState":${JSON.stringify(requestState)},${this.serverInfoMeta}}`;
+  }
+
+  /** @internal The response that ends a `subscriptions/listen` stream gracefully (the server tears it down). */
+  listenEnded(id: RequestId): string {
+    return resultResponse(id, JSON.stringify({ resultType: "complete", _meta: { [META_SUBSCRIPTION_ID]: id, [META_SERVER_INFO]: this.registry.server } }));
   }
 
   /** @internal Loads a tool's validators and handler once; a failed load is retried by the next call. */
@@ -235,13 +345,15 @@ export interface LegacySession {
   initialized: boolean;
 }
 
-export class Connection {
+export class Connection implements SessionTarget {
   /** Set by `initialize`; 2026-era requests never need it. */
   session: LegacySession | undefined;
   /** 2025 era: the minimum level of `notifications/message`, set by `logging/setLevel` (default info). */
   logThreshold: number = LOG_LEVEL_RANK.info;
-  /** @internal `tools/call` requests in progress, by id, for `notifications/cancelled`. */
-  inFlight = new Map<RequestId, ToolCall>();
+  /** @internal Handler-backed requests in progress, by id, for `notifications/cancelled`. */
+  inFlight = new Map<RequestId, Cancellable>();
+  /** 2026 era: open `subscriptions/listen` requests, by id (they do not keep the connection busy). */
+  private readonly listens = new Map<RequestId, { listener: Listener; end: (response: string | undefined) => void }>();
   /** Registrations since `inFlight` was last replaced (see `track`). */
   private registrations = 0;
   private closed = false;
@@ -250,6 +362,8 @@ export class Connection {
   constructor(
     readonly server: Server,
     private readonly sink: Sink,
+    /** One exchange only (stateless HTTP): no session-wide notifications, no subscriptions. */
+    readonly ephemeral = false,
   ) {}
 
   /** Requests still being worked on. */
@@ -295,8 +409,27 @@ export class Connection {
    */
   cancel(requestId: RequestId, reason?: unknown): boolean {
     const call = this.inFlight.get(requestId);
-    call?.cancel(reason);
-    return call !== undefined;
+    if (call) {
+      call.cancel(reason);
+      return true;
+    }
+    const listen = this.listens.get(requestId);
+    if (!listen) return false;
+    this.listens.delete(requestId);
+    listen.listener.close();
+    listen.end(undefined); // a cancelled request gets no response
+    return true;
+  }
+
+  /** @internal A notification outside any request (list changes, resource updates) for this 2025-era session. */
+  notify(line: string): void {
+    if (this.closed) return;
+    try {
+      const sent = this.sink.send(line);
+      if (sent) sent.catch(() => {});
+    } catch {
+      // best effort: the transport reports its own failures
+    }
   }
 
   /** Resolves once no request is in flight any more, or after `ms`, whichever comes first. */
@@ -313,7 +446,7 @@ export class Connection {
   }
 
   /** @internal Forgets a finished or cancelled call (its id may be reused at once). */
-  release(call: ToolCall): void {
+  release(call: Cancellable): void {
     if (this.inFlight.get(call.requestId) !== call) return;
     this.inFlight.delete(call.requestId);
     if (this.inFlight.size === 0 && this.idleWaiters.length > 0) {
@@ -330,6 +463,12 @@ export class Connection {
   async close(graceMs = 0): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.server.subscriptions.removeSession(this);
+    for (const [id, { listener, end }] of this.listens) {
+      listener.close();
+      end(this.server.listenEnded(id)); // the server ends the subscription: a graceful result
+    }
+    this.listens.clear();
     const running: PromiseLike<unknown>[] = [];
     for (const call of [...this.inFlight.values()]) {
       const handler = call.cancel("The connection is closing");
@@ -376,13 +515,25 @@ export class Connection {
   ): Reply {
     const problem = envelopeProblem(meta);
     if (problem) return errorResponse(id, "invalidParams", `Invalid params: ${problem}`);
+    // The hot method first: a method read from JSON is compared with each case in turn.
     switch (method) {
+      case "tools/call":
+        return this.callTool(id, params, meta, version, true, sink);
       case "server/discover":
         return resultResponse(id, this.server.discover());
       case "tools/list":
-        return this.listTools(id, params, "modern");
-      case "tools/call":
-        return this.callTool(id, params, meta, version, true, sink);
+      case "resources/list":
+      case "resources/templates/list":
+      case "prompts/list":
+        return this.list(id, method, params, "modern");
+      case "resources/read":
+        return this.readResource(id, params, meta, version, true, sink);
+      case "prompts/get":
+        return this.getPrompt(id, params, meta, version, true, sink);
+      case "completion/complete":
+        return this.complete(id, params, meta, version, true, sink);
+      case "subscriptions/listen":
+        return this.listen(id, params, sink);
       default:
         return errorResponse(id, "methodNotFound", `Method not found: ${method}`);
     }
@@ -391,13 +542,26 @@ export class Connection {
   /** 2025 era, after `initialize`. */
   private legacy(id: RequestId, method: string, params: Record<string, unknown> | undefined, meta: Record<string, unknown> | undefined, sink: Sink): Reply {
     const session = this.session as LegacySession;
+    // The hot method first: a method read from JSON is compared with each case in turn.
     switch (method) {
+      case "tools/call":
+        return this.callTool(id, params, meta, session.protocolVersion, false, sink);
       case "ping":
         return resultResponse(id, "{}");
       case "tools/list":
-        return this.listTools(id, params, "legacy");
-      case "tools/call":
-        return this.callTool(id, params, meta, session.protocolVersion, false, sink);
+      case "resources/list":
+      case "resources/templates/list":
+      case "prompts/list":
+        return this.list(id, method, params, "legacy");
+      case "resources/read":
+        return this.readResource(id, params, meta, session.protocolVersion, false, sink);
+      case "resources/subscribe":
+      case "resources/unsubscribe":
+        return this.subscribe(id, method, params);
+      case "prompts/get":
+        return this.getPrompt(id, params, meta, session.protocolVersion, false, sink);
+      case "completion/complete":
+        return this.complete(id, params, meta, session.protocolVersion, false, sink);
       case "logging/setLevel": {
         const rank = logLevelRank(params?.level);
         if (rank === undefined) return errorResponse(id, "invalidParams", `Invalid params: level must be one of ${Object.keys(LOG_LEVEL_RANK).join(", ")}`);
@@ -423,13 +587,110 @@ export class Connection {
       clientCapabilities: isObject(capabilities) ? capabilities : {},
       initialized: false,
     };
+    if (!this.ephemeral) this.server.subscriptions.addSession(this);
     return resultResponse(id, this.server.initializeResult(version));
   }
 
-  private listTools(id: RequestId, params: Record<string, unknown> | undefined, era: Era): Reply {
+  private list(id: RequestId, method: keyof ListPages, params: Record<string, unknown> | undefined, era: Era): Reply {
+    const pages = this.server.pages[method];
+    if (!pages) return errorResponse(id, "methodNotFound", `Method not found: ${method}`);
     const cursor = params?.cursor;
-    const result = cursor === undefined || typeof cursor === "string" ? this.server.pages.result(cursor, era) : undefined;
+    const result = cursor === undefined || typeof cursor === "string" ? pages.result(cursor, era) : undefined;
     return result === undefined ? errorResponse(id, "invalidParams", "Invalid cursor") : resultResponse(id, result);
+  }
+
+  private readResource(
+    id: RequestId,
+    params: Record<string, unknown> | undefined,
+    meta: Record<string, unknown> | undefined,
+    version: string,
+    modern: boolean,
+    sink: Sink,
+  ): Reply {
+    if (!this.server.pages["resources/list"]) return errorResponse(id, "methodNotFound", "Method not found: resources/read");
+    const uri = params?.uri;
+    if (typeof uri !== "string") return errorResponse(id, "invalidParams", 'Invalid params: resources/read needs a string "uri"');
+    return this.invoke({ conn: this, id, meta, version, modern, sink, params }, (primitives, frame) => primitives.read(frame, uri));
+  }
+
+  private getPrompt(
+    id: RequestId,
+    params: Record<string, unknown> | undefined,
+    meta: Record<string, unknown> | undefined,
+    version: string,
+    modern: boolean,
+    sink: Sink,
+  ): Reply {
+    if (!this.server.pages["prompts/list"]) return errorResponse(id, "methodNotFound", "Method not found: prompts/get");
+    const name = params?.name;
+    if (typeof name !== "string") return errorResponse(id, "invalidParams", 'Invalid params: prompts/get needs a string "name"');
+    const args = params?.arguments ?? {};
+    if (!isObject(args)) return errorResponse(id, "invalidParams", 'Invalid params: "arguments" must be an object');
+    return this.invoke({ conn: this, id, meta, version, modern, sink, params }, (primitives, frame) => primitives.get(frame, name, args));
+  }
+
+  private complete(
+    id: RequestId,
+    params: Record<string, unknown> | undefined,
+    meta: Record<string, unknown> | undefined,
+    version: string,
+    modern: boolean,
+    sink: Sink,
+  ): Reply {
+    if (!this.server.kinds.completions) return errorResponse(id, "methodNotFound", "Method not found: completion/complete");
+    return this.invoke({ conn: this, id, meta, version, modern, sink, params }, (primitives, frame) => primitives.complete(frame));
+  }
+
+  /**
+   * Starts a resources / prompts / completion request once that part of the runtime is loaded (at once when
+   * it is); `start` gives the invocation, or what is wrong with the request (-32602).
+   */
+  private invoke(frame: RequestFrame, start: (primitives: Primitives, frame: RequestFrame) => Invocation | string): Reply {
+    const run = (primitives: Primitives): Reply => {
+      if (this.closed) return undefined;
+      if (this.inFlight.has(frame.id)) return this.idInUse(frame.id);
+      const invocation = start(primitives, frame);
+      if (typeof invocation === "string") return errorResponse(frame.id, "invalidParams", invocation);
+      this.track(frame.id, invocation);
+      return invocation.run();
+    };
+    const loaded = this.server.primitives.value;
+    if (loaded) return run(loaded);
+    return this.server.primitives.get().then(run, (error: unknown) => {
+      console.error("[mcpgen] could not load the resources and prompts runtime:", error);
+      return errorResponse(frame.id, "internalError");
+    });
+  }
+
+  /** 2025 era: `resources/subscribe` / `resources/unsubscribe` for this session. */
+  private subscribe(id: RequestId, method: "resources/subscribe" | "resources/unsubscribe", params: Record<string, unknown> | undefined): Reply {
+    if (!this.server.pages["resources/list"]) return errorResponse(id, "methodNotFound", `Method not found: ${method}`);
+    const uri = params?.uri;
+    if (typeof uri !== "string") return errorResponse(id, "invalidParams", `Invalid params: ${method} needs a string "uri"`);
+    if (method === "resources/unsubscribe") {
+      this.server.subscriptions.unsubscribe(this, uri);
+      return resultResponse(id, "{}");
+    }
+    const problem = this.server.subscriptions.subscribe(this, uri);
+    return problem === undefined ? resultResponse(id, "{}") : errorResponse(id, "invalidRequest", `Invalid Request: ${problem}`);
+  }
+
+  /**
+   * 2026 era: `subscriptions/listen`, held open until the client cancels it (`notifications/cancelled`, or the
+   * transport closing) — then it gets no response — or the connection closes — then it ends gracefully.
+   */
+  private listen(id: RequestId, params: Record<string, unknown> | undefined, sink: Sink): Reply {
+    if (this.inFlight.has(id) || this.listens.has(id)) return this.idInUse(id);
+    let end: (response: string | undefined) => void = () => {};
+    const ended = new Promise<string | undefined>((resolve) => (end = resolve));
+    const opened = this.server.subscriptions.open(id, params?.notifications, (line) => sink.send(line));
+    if (typeof opened === "string") return errorResponse(id, "invalidParams", `Invalid params: ${opened}`);
+    this.listens.set(id, { listener: opened, end });
+    return ended;
+  }
+
+  private idInUse(id: RequestId): string {
+    return errorResponse(id, "invalidRequest", `Invalid Request: id ${JSON.stringify(id)} is already in use by a request in progress`);
   }
 
   private callTool(
@@ -446,7 +707,7 @@ export class Connection {
     if (!slot) return errorResponse(id, "invalidParams", `Unknown tool: ${name}`);
     const args = params?.arguments ?? {};
     if (!isObject(args)) return errorResponse(id, "invalidParams", 'Invalid params: "arguments" must be an object');
-    if (this.inFlight.has(id)) return errorResponse(id, "invalidRequest", `Invalid Request: id ${JSON.stringify(id)} is already in use by a request in progress`);
+    if (this.inFlight.has(id)) return this.idInUse(id);
     const call = new ToolCall(this, slot, id, args, meta, version, modern, sink, modern ? params : undefined);
     this.track(id, call);
     return call.run();
@@ -458,7 +719,7 @@ export class Connection {
    * tables keep finished calls reachable through young-generation GCs until a full GC (under pipelined load,
    * about a third of the CPU per call went to that; see BENCHMARKS.md).
    */
-  private track(id: RequestId, call: ToolCall): void {
+  private track(id: RequestId, call: Cancellable): void {
     if (++this.registrations >= 1024) {
       this.registrations = 0;
       this.inFlight = new Map(this.inFlight);
@@ -473,7 +734,7 @@ export class Connection {
     } else if (method === "notifications/initialized") {
       if (this.session) this.session.initialized = true;
     }
-    // Other notifications (progress, roots/list_changed, unknown ones) need nothing from a tools-only server.
+    // Other notifications (progress, roots/list_changed, unknown ones) need nothing from this server.
   }
 
   /** JSON-RPC batches (2025-03-26 allows them): answered together, notifications contributing nothing. */

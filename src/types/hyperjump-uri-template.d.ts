@@ -5,4 +5,6 @@ declare module "@hyperjump/uri-template" {
     | { type: string; variables: { name: string; explode: boolean; maxLength?: string }[] };
   /** Parses an RFC 6570 template; throws with a message pointing at the error. */
   export function parse(template: string): TemplatePart[];
+  /** Prints a parsed template back as a template string. */
+  export function stringify(template: TemplatePart[]): string;
 }

@@ -89,6 +89,7 @@ describe("JSON-RPC framing", () => {
       internalError: -32603,
       unsupportedProtocolVersion: -32022,
       missingRequiredClientCapability: -32021,
+      resourceNotFound: -32002,
       headerMismatch: -32020,
       badRequest: -32000,
       sessionNotFound: -32001,
@@ -165,7 +166,7 @@ describe("2026 era: stateless requests", () => {
     expect(result).toEqual({
       resultType: "complete",
       supportedVersions: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"],
-      capabilities: { tools: {}, logging: {} },
+      capabilities: { tools: { listChanged: true }, logging: {} },
       instructions: "Tools for testing the mcpgen runtime. Start with echo.",
       ttlMs: 300_000,
       cacheScope: "public",

@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { resolve } from "node:path";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { ResourceUpdatedNotificationSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { Client as ClientV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -57,6 +57,105 @@ describe.each(["2025-11-25", "2025-06-18", "2025-03-26"])("example server, v1 cl
     await c.close();
     const init = tap.verify().flatMap((p) => p.fromServer).find((m) => m.method === "initialize");
     expect((init?.message.result as { protocolVersion: string }).protocolVersion).toBe(version);
+  }, 30_000);
+});
+
+/** What both official clients offer for resources, prompts and completion (the same names and shapes). */
+interface PrimitivesClient {
+  listResources(params?: undefined, options?: typeof REQUEST): Promise<{ resources: { uri: string }[] }>;
+  listResourceTemplates(params?: undefined, options?: typeof REQUEST): Promise<{ resourceTemplates: { uriTemplate: string }[] }>;
+  readResource(params: { uri: string }, options?: typeof REQUEST): Promise<{ contents: Record<string, unknown>[] }>;
+  listPrompts(params?: undefined, options?: typeof REQUEST): Promise<{ prompts: { name: string }[] }>;
+  getPrompt(params: { name: string; arguments?: Record<string, string> }, options?: typeof REQUEST): Promise<{ messages: { role: string; content: Record<string, unknown> }[] }>;
+  complete(params: { ref: Record<string, unknown>; argument: { name: string; value: string }; context?: { arguments: Record<string, string> } }, options?: typeof REQUEST): Promise<{ completion: { values: string[]; total?: number; hasMore?: boolean } }>;
+}
+
+/**
+ * The example's resources, templates, prompts and completions, as any client sees them; `notFound` is the code
+ * the client reports for an unknown task (the v2 client reports a 2025-era -32002 as -32602).
+ */
+async function exercisePrimitives(client: PrimitivesClient, notFound: number): Promise<void> {
+  expect((await client.listResources(undefined, REQUEST)).resources.map((r) => r.uri)).toEqual(["tasks://readme", "tasks://stats"]);
+  expect((await client.listResourceTemplates(undefined, REQUEST)).resourceTemplates.map((t) => t.uriTemplate)).toEqual(["tasks://task/{id}", "tasks://status/{status}{?limit}"]);
+  expect((await client.readResource({ uri: "tasks://readme" }, REQUEST)).contents).toEqual([
+    { uri: "tasks://readme", mimeType: "text/markdown", text: expect.stringMatching(/^# Tasks/) },
+  ]);
+  expect(JSON.parse((await client.readResource({ uri: "tasks://stats" }, REQUEST)).contents[0]!.text as string)).toEqual({ open: 1, in_progress: 0, done: 0 });
+  const task = (await client.readResource({ uri: "tasks://task/T-1" }, REQUEST)).contents[0]!;
+  expect(task).toMatchObject({ uri: "tasks://task/T-1", mimeType: "application/json" });
+  expect(JSON.parse(task.text as string)).toMatchObject({ id: "T-1", status: "open" });
+  expect(JSON.parse((await client.readResource({ uri: "tasks://status/open?limit=1" }, REQUEST)).contents[0]!.text as string)).toHaveLength(1);
+  await expect(client.readResource({ uri: "tasks://task/T-404" }, REQUEST)).rejects.toMatchObject({ code: notFound });
+  await expect(client.readResource({ uri: "tasks://task/a%2F..%2Fb" }, REQUEST)).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("/id: must match pattern") });
+  await expect(client.readResource({ uri: "tasks://status/open?limit=1000" }, REQUEST)).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("/limit: must be <= 100") });
+
+  expect((await client.listPrompts(undefined, REQUEST)).prompts.map((p) => p.name)).toEqual(["plan_day", "summarize_task"]);
+  const plan = await client.getPrompt({ name: "plan_day", arguments: { focus: "work", max_tasks: "2" } }, REQUEST);
+  expect(plan.messages).toEqual([{ role: "user", content: { type: "text", text: expect.stringContaining("Today's focus: work. Pick at most 2") } }]);
+  await expect(client.getPrompt({ name: "plan_day", arguments: { max_tasks: "2" } }, REQUEST)).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("/focus: is required") });
+  const summary = await client.getPrompt({ name: "summarize_task", arguments: { id: "T-1" } }, REQUEST);
+  expect(summary.messages[0]?.content).toMatchObject({ type: "resource", resource: { uri: "tasks://task/T-1", mimeType: "application/json" } });
+
+  const complete = async (ref: Record<string, unknown>, name: string, value: string) => (await client.complete({ ref, argument: { name, value } }, REQUEST)).completion;
+  expect(await complete({ type: "ref/prompt", name: "plan_day" }, "focus", "")).toEqual({ values: ["work", "personal", "anything"], total: 3, hasMore: false });
+  expect(await complete({ type: "ref/prompt", name: "summarize_task" }, "id", "T-")).toMatchObject({ values: ["T-1"] });
+  expect(await complete({ type: "ref/resource", uri: "tasks://status/{status}{?limit}" }, "status", "in")).toMatchObject({ values: ["in_progress"] });
+  await expect(complete({ type: "ref/prompt", name: "nope" }, "x", "")).rejects.toMatchObject({ code: -32602 });
+}
+
+describe.each(["2025-11-25", "2025-06-18", "2025-03-26"])("example server resources and prompts, v1 client offering %s", (version) => {
+  it("reads, renders, completes, and hears about a task changed by a tool after subscribing", async () => {
+    tap = new WireTap();
+    const c = await connectOffering(version);
+    expect(c.getServerCapabilities()).toEqual({
+      tools: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+      prompts: { listChanged: true },
+      completions: {},
+      logging: {},
+    });
+    await exercisePrimitives(c as unknown as PrimitivesClient, -32002);
+    const updates: string[] = [];
+    c.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates.push(n.params.uri));
+    await c.subscribeResource({ uri: "tasks://task/T-1" }, REQUEST);
+    await c.callTool({ name: "update_task", arguments: { id: "T-1", status: "done" } }, undefined, REQUEST);
+    await c.callTool({ name: "update_task", arguments: { id: "T-1", status: "done" } }, undefined, REQUEST); // no change, no news
+    await c.unsubscribeResource({ uri: "tasks://task/T-1" }, REQUEST);
+    await c.callTool({ name: "update_task", arguments: { id: "T-1", status: "open" } }, undefined, REQUEST);
+    await c.close();
+    const sent = tap.verify().flatMap((p) => p.fromServer.map((m) => m.message));
+    expect(sent.filter((m) => m.method === "notifications/resources/updated")).toEqual([
+      { jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "tasks://task/T-1" } },
+    ]);
+    expect(updates).toEqual(["tasks://task/T-1"]);
+  }, 30_000);
+});
+
+describe.each(["auto", "legacy"] as const)("example server resources and prompts, v2 client (%s)", (mode) => {
+  it("reads, renders, completes, and hears about a changed task in its era", async () => {
+    tap = new WireTap();
+    const client = new ClientV2({ name: "example-e2e", version: "2.0.0" }, mode === "auto" ? { versionNegotiation: { mode: "auto" as const } } : {});
+    closers.push(() => client.close());
+    await client.connect(new StdioV2({ ...tap.wrap(EXAMPLE_SERVER), stderr: "pipe" }), REQUEST);
+    await exercisePrimitives(client as unknown as PrimitivesClient, -32602);
+    const updates: string[] = [];
+    client.setNotificationHandler("notifications/resources/updated", (n) => void updates.push(n.params.uri));
+    if (mode === "auto") {
+      const subscription = await client.listen({ resourceSubscriptions: ["tasks://task/T-1", "tasks://stats"] }, REQUEST);
+      await client.callTool({ name: "update_task", arguments: { id: "T-1", status: "in_progress" } }, REQUEST);
+      await subscription.close();
+    } else {
+      await client.subscribeResource({ uri: "tasks://stats" }, REQUEST);
+      await client.callTool({ name: "create_task", arguments: { title: "Counted" } }, REQUEST);
+    }
+    await client.close();
+    const sent = tap.verify().flatMap((p) => p.fromServer.map((m) => m.message));
+    // on the wire, an unknown task is the negotiated era's "resource not found"
+    const missing = sent.find((m) => (m.error as { data?: { uri?: string } } | undefined)?.data?.uri === "tasks://task/T-404");
+    expect(missing?.error).toMatchObject({ code: mode === "auto" ? -32602 : -32002, message: "No task T-404" });
+    const expected = mode === "auto" ? ["tasks://task/T-1", "tasks://stats"] : ["tasks://stats"];
+    expect(sent.filter((m) => m.method === "notifications/resources/updated").map((m) => (m.params as { uri: string }).uri)).toEqual(expected);
+    expect(updates).toEqual(expected);
   }, 30_000);
 });
 

@@ -18,6 +18,7 @@ import {
   type RequestId,
 } from "../protocol.js";
 import type { Connection, Reply, Server, Sink } from "../server.js";
+import type { Listener } from "../subscriptions.js";
 import { streamOfEventId } from "./event-store.js";
 import { decodeHeaderValue, nameSource, paramHeaderProblem, paramHeaders, type ParamHeader } from "./headers.js";
 import { AuthError, type Authenticate, type AuthRequest, type ResolvedHttpOptions } from "./options.js";
@@ -53,6 +54,8 @@ export type HttpOutput =
 
 const JSON_HEADERS = { "content-type": "application/json" } as const;
 const NO_SINK: Sink = { send: () => undefined };
+/** Connections that carry one exchange (stateless and 2026-era requests): no session-wide notifications. */
+const EPHEMERAL = { ephemeral: true } as const;
 
 /** A 2025-era session: one core connection plus the streams that carry its messages. */
 interface HttpSession {
@@ -83,7 +86,8 @@ export interface HttpStats {
 
 export class HttpTransport {
   private readonly sessions = new Map<string, HttpSession>();
-  private readonly listens = new Set<SseStream>();
+  /** 2026-era `subscriptions/listen` streams and their listeners. */
+  private readonly listens = new Map<SseStream, Listener>();
   private readonly running = new Set<Exchange>();
   private readonly paramHeaderCache = new Map<string, readonly ParamHeader[]>();
   private sweeper: ReturnType<typeof setInterval> | undefined;
@@ -128,7 +132,11 @@ export class HttpTransport {
     if (this.closed) return;
     this.closed = true;
     if (this.sweeper) clearInterval(this.sweeper);
-    for (const stream of this.listens) stream.end();
+    for (const [stream, listener] of this.listens) {
+      listener.close();
+      void stream.event(this.server.listenEnded(listener.id)); // the server ends the subscription: a graceful result
+      stream.end();
+    }
     this.listens.clear();
     await Promise.all([...this.sessions.values()].map((session) => this.closeSession(session)));
     for (const exchange of this.running) exchange.abandon();
@@ -306,7 +314,7 @@ export class HttpTransport {
       }
     }
     if (method === "subscriptions/listen" && MODERN_PROTOCOL_VERSIONS.includes(headerVersion)) return this.listen(id as RequestId, params);
-    const connection = this.server.connect(NO_SINK);
+    const connection = this.server.connect(NO_SINK, EPHEMERAL);
     const exchange = new Exchange(this, mode, auth, true, undefined);
     const requestId = id as RequestId;
     input.onDisconnect(() => connection.cancel(requestId, "The client closed the request"));
@@ -323,17 +331,20 @@ export class HttpTransport {
     return cached;
   }
 
-  /** `subscriptions/listen`: acknowledged, then held open (with keep-alives) until either side closes it. */
+  /**
+   * `subscriptions/listen`: acknowledged, then held open (with keep-alives) until either side closes it; the
+   * core decides what to honor and fans notifications out to it.
+   */
   private listen(id: RequestId, params: Record<string, unknown> | undefined): HttpOutput {
-    const requested = isObject(params?.notifications) ? params.notifications : undefined;
-    if (!requested) return reject("invalidParams", 'Invalid params: subscriptions/listen needs a "notifications" object', id);
-    const honored: Record<string, unknown> = {};
-    if (requested.toolsListChanged === true && this.server.registry.tools.length > 0) honored.toolsListChanged = true;
     const stream = new SseStream();
-    stream.event(JSON.stringify({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { _meta: { "io.modelcontextprotocol/subscriptionId": id }, notifications: honored } }));
+    const listener = this.server.subscriptions.open(id, params?.notifications, (line) => stream.event(line));
+    if (typeof listener === "string") return reject("invalidParams", `Invalid params: ${listener}`, id);
     stream.keepAliveEvery(this.options.keepAliveMs);
-    this.listens.add(stream);
-    stream.onCancel(() => this.listens.delete(stream));
+    this.listens.set(stream, listener);
+    stream.onCancel(() => {
+      this.listens.delete(stream);
+      listener.close();
+    });
     return { status: 200, headers: sseHeaders(), stream };
   }
 
@@ -364,7 +375,7 @@ export class HttpTransport {
       connection = session.connection;
       session.lastActive = Date.now();
     } else {
-      connection = this.server.connect(NO_SINK);
+      connection = this.server.connect(NO_SINK, EPHEMERAL);
       connection.session = { protocolVersion: headerVersion ?? "2025-03-26", clientInfo: undefined, clientCapabilities: {}, initialized: true };
     }
     const hasRequest = messages.some((m) => isObject(m) && typeof m.method === "string" && m.id !== undefined);
@@ -383,7 +394,7 @@ export class HttpTransport {
 
   private initialize(message: Record<string, unknown>, mode: "auto" | "json" | "sse", auth: AuthInfo | undefined): HttpOutput | Promise<HttpOutput> {
     if (!this.options.sessions) {
-      const connection = this.server.connect(NO_SINK);
+      const connection = this.server.connect(NO_SINK, EPHEMERAL);
       return new Exchange(this, mode, auth, false, undefined).respond(connection.handle(message, NO_SINK), connection, undefined);
     }
     if (this.sessions.size >= this.options.maxSessions) {

@@ -2,7 +2,7 @@
  * Drives the core in-process, the way a transport would, checking every message it emits (responses and
  * the notifications reaching the sink) against the spec schema of the version in force.
  */
-import { createServer, type Connection, type Registry, type ServerOptions } from "../../../src/runtime/index.js";
+import { createServer, type Connection, type Registry, type Server, type ServerOptions } from "../../../src/runtime/index.js";
 import { registry as fixtureRegistry } from "../fixtures/registry.mjs";
 import { assertServerMessage, type SpecVersion } from "./spec.js";
 
@@ -17,6 +17,8 @@ export const ENVELOPE = {
 
 export interface HarnessOptions extends ServerOptions {
   registry?: Registry;
+  /** Connect to this server instead of a fresh one (several harnesses = several clients of one server). */
+  server?: Server;
 }
 
 /** A connection to a fresh server, plus what it sent to the sink. */
@@ -29,8 +31,8 @@ export class Harness {
   private nextId = 1;
 
   constructor(options: HarnessOptions = {}) {
-    const { registry = fixtureRegistry, ...serverOptions } = options;
-    const server = createServer(registry, { onError: (error) => this.errors.push(error), ...serverOptions });
+    const { registry = fixtureRegistry, server: shared, ...serverOptions } = options;
+    const server = shared ?? createServer(registry, { onError: (error) => this.errors.push(error), ...serverOptions });
     this.conn = server.connect({
       send: (line) => {
         const message = JSON.parse(line) as Message;

@@ -29,6 +29,15 @@ const RESULT_DEFS: Record<string, string> = {
   "tools/list": "ListToolsResult",
   "tools/call": "CallToolResult",
   "server/discover": "DiscoverResult",
+  "resources/list": "ListResourcesResult",
+  "resources/templates/list": "ListResourceTemplatesResult",
+  "resources/read": "ReadResourceResult",
+  "resources/subscribe": "EmptyResult",
+  "resources/unsubscribe": "EmptyResult",
+  "prompts/list": "ListPromptsResult",
+  "prompts/get": "GetPromptResult",
+  "completion/complete": "CompleteResult",
+  "subscriptions/listen": "SubscriptionsListenResult",
 };
 
 /** 2026-07-28 names the standard JSON-RPC errors; each error object is checked against its own definition. */
@@ -44,6 +53,10 @@ const NOTIFICATION_DEFS: Record<string, string> = {
   "notifications/progress": "ProgressNotification",
   "notifications/message": "LoggingMessageNotification",
   "notifications/tools/list_changed": "ToolListChangedNotification",
+  "notifications/resources/list_changed": "ResourceListChangedNotification",
+  "notifications/prompts/list_changed": "PromptListChangedNotification",
+  "notifications/resources/updated": "ResourceUpdatedNotification",
+  "notifications/subscriptions/acknowledged": "SubscriptionsAcknowledgedNotification",
 };
 
 interface VersionSchemas {
