@@ -20,7 +20,7 @@ try {
       cpuMs: (process.resourceUsage().userCPUTime + process.resourceUsage().systemCPUTime) / 1000,
       // KiB, the whole process's peak.
       maxRSSKiB: process.resourceUsage().maxRSS,
-      tools: result.tools,
+      tools: result.counts.tools,
       updated: result.mode === "write" ? result.updated.length : undefined,
       updatedSample: result.mode === "write" ? result.updated.slice(0, 5) : undefined,
       removed: result.mode === "write" ? result.removed.length : undefined,

@@ -1,7 +1,7 @@
 /** The `mcpgen` command line: `build` and `init`. Messages go to stderr; exit 0 ok, 1 problems, 2 usage. */
 import path from "node:path";
 import { Command, CommanderError, Option } from "commander";
-import { build, DEFAULTS, DiagnosticError, OutputError, VERSION, type BuildResult } from "../compiler/index.js";
+import { build, DEFAULTS, DiagnosticError, OutputError, VERSION, type BuildResult, type Counts } from "../compiler/index.js";
 import { rel } from "../compiler/config.js";
 import { init, shellQuote } from "../init/index.js";
 
@@ -55,7 +55,7 @@ function report(result: BuildResult, seconds: number, quiet: boolean): void {
   const time = `${seconds.toFixed(2)} s`;
   if (result.mode === "check") {
     if (result.upToDate) {
-      if (!quiet) say(`mcpgen: ${tools(result.tools)}, output is up to date (${time})`);
+      if (!quiet) say(`mcpgen: ${summary(result.counts)}, output is up to date (${time})`);
       return;
     }
     say(`mcpgen: output is out of date; run \`mcpgen build\` and commit the result:`);
@@ -68,13 +68,17 @@ function report(result: BuildResult, seconds: number, quiet: boolean): void {
   if (quiet) return;
   const changes = result.updated.length + result.removed.length;
   say(
-    `mcpgen: ${tools(result.tools)} → ${rel(result.config, out)}/ ` +
+    `mcpgen: ${summary(result.counts)} → ${rel(result.config, out)}/ ` +
       `(${changes ? `${result.updated.length} written, ${result.removed.length} removed` : "unchanged"}, ${time})`,
   );
   for (const f of result.createdHandlers) say(`  created handler ${f} (yours to edit)`);
 }
 
-const tools = (n: number) => `${n} tool${n === 1 ? "" : "s"}`;
+/** "8 tools, 4 resources, 2 prompts" (kinds the server does not declare are left out, tools never). */
+function summary({ tools, resources, prompts }: Counts): string {
+  const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+  return [count(tools, "tool"), ...(resources ? [count(resources, "resource")] : []), ...(prompts ? [count(prompts, "prompt")] : [])].join(", ");
+}
 
 export async function main(argv: string[] = process.argv): Promise<void> {
   try {

@@ -20,8 +20,15 @@ export { OutputError, type Comparison, type WriteResult } from "./write.js";
 export const VERSION: string = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
 
 export type BuildResult =
-  | ({ mode: "write"; config: BuildConfig; tools: number } & WriteResult)
-  | ({ mode: "check"; config: BuildConfig; tools: number; upToDate: boolean } & Comparison);
+  | ({ mode: "write"; config: BuildConfig; counts: Counts } & WriteResult)
+  | ({ mode: "check"; config: BuildConfig; counts: Counts; upToDate: boolean } & Comparison);
+
+/** What the server declares: tools, resources (static and templates) and prompts. */
+export interface Counts {
+  tools: number;
+  resources: number;
+  prompts: number;
+}
 
 /** Compiles a schemas folder. Throws `DiagnosticError` (with every problem) before writing anything. */
 export async function build(options: BuildOptions = {}): Promise<BuildResult> {
@@ -39,11 +46,11 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const emitted = gate(await emit(ir, config, openCache(config.cacheDir), VERSION));
   if (diagnostics.length) throw new DiagnosticError(diagnostics);
 
-  const tools = ir.tools.length;
+  const counts = { tools: ir.tools.length, resources: ir.resources.length + ir.templates.length, prompts: ir.prompts.length };
   if (config.check) {
     const comparison = compareOutput(emitted, config);
     const upToDate = !comparison.changed.length && !comparison.missing.length && !comparison.extra.length && !comparison.missingHandlers.length;
-    return { mode: "check", config, tools, upToDate, ...comparison };
+    return { mode: "check", config, counts, upToDate, ...comparison };
   }
-  return { mode: "write", config, tools, ...write(emitted, config) };
+  return { mode: "write", config, counts, ...write(emitted, config) };
 }

@@ -144,7 +144,7 @@ describe("mcpgen CLI", () => {
   it("removes folders left empty when the last prompt or resource template goes away", async () => {
     const dir = await project({ search: tool() });
     await writeSchemas(dir, { "prompts/hello.json": { arguments: [{ name: "who" }] } });
-    await mcpgen(dir, "build");
+    expect((await mcpgen(dir, "build")).stderr).toMatch(/^mcpgen: 1 tool, 1 prompt → generated\//);
     expect(existsSync(path.join(dir, "generated/validators/prompts/hello.gen.js"))).toBe(true);
     await rm(path.join(dir, "schemas/prompts"), { recursive: true });
     expect((await mcpgen(dir, "build")).code).toBe(0);
