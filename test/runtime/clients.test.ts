@@ -3,8 +3,6 @@
  * client (2026-07-28 by negotiation or pin, and the 2025 era) and the MCP Inspector CLI. Each server runs
  * behind a wiretap; every message it sends is checked against the spec schema of the negotiated version.
  */
-import { spawn } from "node:child_process";
-import { resolve } from "node:path";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -12,8 +10,7 @@ import { LoggingMessageNotificationSchema, McpError, type JSONRPCMessage } from 
 import { Client as ClientV2, ProtocolError } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { assertRuntimeBuilt, FIXTURE_SERVER, serverUnderTest, WireTap, type ServerCommand, type TappedProcess } from "./helpers/e2e.js";
-import { REPO_ROOT } from "./helpers/spec.js";
+import { assertRuntimeBuilt, FIXTURE_SERVER, runInspector, serverUnderTest, WireTap, type ServerCommand, type TappedProcess } from "./helpers/e2e.js";
 
 const TIMEOUT = 30_000;
 const REQUEST = { timeout: 10_000 };
@@ -301,25 +298,10 @@ describe("tools/list pagination with the official clients", () => {
 });
 
 describe("MCP Inspector CLI", () => {
-  const INSPECTOR = resolve(REPO_ROOT, "node_modules/@modelcontextprotocol/inspector-cli/build/index.js");
-
-  /** Runs the inspector against `server` (it must start in a folder whose parent has a package.json). */
+  /** Runs the inspector against `server`, behind a fresh wiretap. */
   function inspect(server: ServerCommand, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
     tap = new WireTap();
-    const target = tap.wrap(server);
-    return new Promise((done) => {
-      const child = spawn(process.execPath, [INSPECTOR, target.command, ...target.args, ...args], { cwd: resolve(REPO_ROOT, "test"), stdio: ["ignore", "pipe", "pipe"] });
-      closers.push(async () => void child.kill("SIGKILL"));
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-      const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
-      child.on("close", (code) => {
-        clearTimeout(timer);
-        done({ code, stdout, stderr });
-      });
-    });
+    return runInspector(tap.wrap(server), args, (kill) => closers.push(async () => kill()));
   }
 
   it(

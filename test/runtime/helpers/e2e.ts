@@ -251,3 +251,30 @@ export class RawServer {
     for (const wake of waiters) wake();
   }
 }
+
+const INSPECTOR = resolve(REPO_ROOT, "node_modules/@modelcontextprotocol/inspector-cli/build/index.js");
+
+/**
+ * Runs the MCP Inspector CLI against `target` (a tapped server command) with `args`, killed after 20 s.
+ * It starts in test/, a folder whose parent has a package.json, as the inspector needs. `onSpawn` gets a
+ * kill function for the test's clean-up.
+ */
+export function runInspector(
+  target: ServerCommand,
+  args: string[],
+  onSpawn: (kill: () => void) => void,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [INSPECTOR, target.command, ...target.args, ...args], { cwd: resolve(REPO_ROOT, "test"), stdio: ["ignore", "pipe", "pipe"] });
+    onSpawn(() => void child.kill("SIGKILL"));
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      done({ code, stdout, stderr });
+    });
+  });
+}
