@@ -357,7 +357,6 @@ export class Connection implements SessionTarget {
   /** Registrations since `inFlight` was last replaced (see `track`). */
   private registrations = 0;
   private closed = false;
-  private idleWaiters: (() => void)[] = [];
 
   constructor(
     readonly server: Server,
@@ -432,28 +431,10 @@ export class Connection implements SessionTarget {
     }
   }
 
-  /** Resolves once no request is in flight any more, or after `ms`, whichever comes first. */
-  drain(ms: number): Promise<void> {
-    if (this.inFlight.size === 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      timer.unref?.();
-      this.idleWaiters.push(() => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
-  }
-
   /** @internal Forgets a finished or cancelled call (its id may be reused at once). */
   release(call: Cancellable): void {
     if (this.inFlight.get(call.requestId) !== call) return;
     this.inFlight.delete(call.requestId);
-    if (this.inFlight.size === 0 && this.idleWaiters.length > 0) {
-      const waiters = this.idleWaiters;
-      this.idleWaiters = [];
-      for (const wake of waiters) wake();
-    }
   }
 
   /**
@@ -771,7 +752,7 @@ function isImplementation(value: unknown): value is { name: string; version: str
 }
 
 /** Resolves when all `promises` settled or `ms` passed, whichever comes first. */
-function settledWithin(promises: PromiseLike<unknown>[], ms: number): Promise<void> {
+export function settledWithin(promises: PromiseLike<unknown>[], ms: number): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
     timer.unref?.();

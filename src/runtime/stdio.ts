@@ -7,7 +7,7 @@
  */
 import type { Readable, Writable } from "node:stream";
 import { errorResponse } from "./errors.js";
-import type { Server } from "./server.js";
+import { settledWithin, type Server } from "./server.js";
 
 export interface StdioOptions {
   /** Default `process.stdin`. */
@@ -77,6 +77,7 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSes
     updateFlow();
   };
   const connection = server.connect({ send: write });
+  const answering = new Set<Promise<void>>();
 
   const updateFlow = (): void => {
     if (closing) return;
@@ -104,7 +105,13 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSes
     }
     const response = connection.handle(message);
     if (typeof response === "string") write(response);
-    else if (response !== undefined) response.then(reply, crash);
+    else if (response !== undefined) {
+      // Tracked until answered: at end of input every request still being answered gets the grace,
+      // including one whose handler module is still loading (not yet in the connection's in-flight set).
+      const answered = response.then(reply, crash);
+      answering.add(answered);
+      void answered.finally(() => answering.delete(answered));
+    }
   };
 
   const onData = (chunk: string): void => {
@@ -139,7 +146,7 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSes
       input.off("end", onEnd);
       input.pause();
       if (drain) {
-        await connection.drain(graceMs);
+        await settledWithin([...answering], graceMs);
         await new Promise((resolve) => setImmediate(resolve)); // let the last responses be written
       }
       await connection.close(drain ? 0 : graceMs);
@@ -178,3 +185,4 @@ function flush(output: Writable, ms: number): Promise<void> {
     output.once("error", done);
   });
 }
+

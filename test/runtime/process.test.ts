@@ -5,7 +5,7 @@
 import { spawnSync } from "node:child_process";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parseArgs } from "../../src/runtime/index.js";
-import { assertRuntimeBuilt, FIXTURE_SERVER, RawServer } from "./helpers/e2e.js";
+import { assertRuntimeBuilt, EXAMPLE_SERVER, FIXTURE_SERVER, RawServer } from "./helpers/e2e.js";
 
 const ENVELOPE = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -103,6 +103,16 @@ describe("process lifecycle", () => {
     server.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "slow", arguments: { steps: 2, delayMs: 50 }, _meta: ENVELOPE } });
     server.child.stdin.end();
     expect(await server.next("2026-07-28", "tools/call")).toMatchObject({ id: 1, result: { content: [{ text: "finished 2 steps" }] } });
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+  });
+
+  it("answers a request whose handler module is still loading when stdin ends", async () => {
+    // The example's resources runtime and handlers load on the first read: stdin closes before they have.
+    const server = new RawServer(EXAMPLE_SERVER, []);
+    running.push(server);
+    server.send({ jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri: "tasks://task/T-1", _meta: ENVELOPE } });
+    server.child.stdin.end();
+    expect(await server.next("2026-07-28", "resources/read")).toMatchObject({ id: 1, result: { contents: [{ uri: "tasks://task/T-1" }] } });
     expect(await server.exited).toEqual({ code: 0, signal: null });
   });
 
