@@ -5,6 +5,7 @@
  * page size, and an unknown name — or a cursor of another list — is an invalid cursor rather than a silently
  * wrong page.
  */
+import { toBase64 } from "./content.js";
 import type { Era } from "./protocol.js";
 
 /** One listed entry: its registry name (unique within its list) and its wire metadata. */
@@ -62,12 +63,23 @@ export class Pages {
   }
 
   private start(cursor: string): number | undefined {
-    const text = Buffer.from(cursor, "base64url").toString("utf8");
-    if (encodeCursor(text) !== cursor || !text.startsWith(this.source.cursorPrefix)) return undefined;
+    const text = decodeCursor(cursor);
+    if (text === undefined || encodeCursor(text) !== cursor || !text.startsWith(this.source.cursorPrefix)) return undefined;
     return this.position.get(text.slice(this.source.cursorPrefix.length));
   }
 }
 
+/** base64url of the UTF-8 text, with web-standard APIs only (the fetch handler runs beyond Node too). */
 export function encodeCursor(text: string): string {
-  return Buffer.from(text, "utf8").toString("base64url");
+  return toBase64(new TextEncoder().encode(text)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function decodeCursor(cursor: string): string | undefined {
+  if (!/^[A-Za-z0-9_-]*$/.test(cursor)) return undefined;
+  try {
+    const binary = atob(cursor.replace(/-/g, "+").replace(/_/g, "/"));
+    return new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+  } catch {
+    return undefined; // not base64, or not UTF-8: not one of our cursors
+  }
 }
