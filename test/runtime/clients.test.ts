@@ -152,7 +152,7 @@ describe.each(["2025-11-25", "2025-06-18", "2025-03-26"])("v1 SDK client, protoc
     async () => {
       const client = await connectV1(FIXTURE_SERVER, version);
       const progress: number[] = [];
-      const result = await client.callTool({ name: "slow", arguments: { steps: 3, delayMs: 5 } }, undefined, { ...REQUEST, onprogress: (p) => progress.push(p.progress) });
+      const result = await client.callTool({ name: "slow", arguments: { steps: 3, delayMs: 25 } }, undefined, { ...REQUEST, onprogress: (p) => progress.push(p.progress) });
       expect(result.content).toEqual([{ type: "text", text: "finished 3 steps" }]);
       expect(progress.slice(0, 2)).toEqual([1, 2]);
       expect(progressOnWire(tap.verify())).toEqual([1, 2, 3]);
@@ -212,7 +212,7 @@ describe("v2 client, 2026-07-28", () => {
       await expect(client.callTool({ name: "nope" }, REQUEST)).rejects.toSatisfy((e: unknown) => e instanceof ProtocolError && e.code === -32602);
 
       const progress: number[] = [];
-      await client.callTool({ name: "slow", arguments: { steps: 2, delayMs: 5 } }, { ...REQUEST, onprogress: (p) => progress.push(p.progress) });
+      await client.callTool({ name: "slow", arguments: { steps: 2, delayMs: 25 } }, { ...REQUEST, onprogress: (p) => progress.push(p.progress) });
       expect(progress[0]).toBe(1);
       expect(progressOnWire(tap.verify())).toEqual([1, 2]);
 
@@ -251,7 +251,7 @@ describe("v2 client, 2025 era", () => {
       expect((await client.listTools(undefined, REQUEST)).tools.length).toBeGreaterThan(0);
       expect((await client.callTool({ name: "add", arguments: { a: 4, b: 5 } }, REQUEST)).structuredContent).toEqual({ sum: 9 });
       const progress: number[] = [];
-      await client.callTool({ name: "slow", arguments: { steps: 2, delayMs: 5 } }, { ...REQUEST, onprogress: (p) => progress.push(p.progress) });
+      await client.callTool({ name: "slow", arguments: { steps: 2, delayMs: 25 } }, { ...REQUEST, onprogress: (p) => progress.push(p.progress) });
       expect(progress[0]).toBe(1);
       await client.close();
       expect(progressOnWire(wire())).toEqual([1, 2]);
