@@ -508,11 +508,9 @@ export class Connection implements SessionTarget {
       case "prompts/list":
         return this.list(id, method, params, "modern");
       case "resources/read":
-        return this.readResource(id, params, meta, version, true, sink);
       case "prompts/get":
-        return this.getPrompt(id, params, meta, version, true, sink);
       case "completion/complete":
-        return this.complete(id, params, meta, version, true, sink);
+        return this.primitive(method, { conn: this, id, meta, version, modern: true, sink, params });
       case "subscriptions/listen":
         return this.listen(id, params, sink);
       default:
@@ -535,14 +533,12 @@ export class Connection implements SessionTarget {
       case "prompts/list":
         return this.list(id, method, params, "legacy");
       case "resources/read":
-        return this.readResource(id, params, meta, session.protocolVersion, false, sink);
+      case "prompts/get":
+      case "completion/complete":
+        return this.primitive(method, { conn: this, id, meta, version: session.protocolVersion, modern: false, sink, params });
       case "resources/subscribe":
       case "resources/unsubscribe":
         return this.subscribe(id, method, params);
-      case "prompts/get":
-        return this.getPrompt(id, params, meta, session.protocolVersion, false, sink);
-      case "completion/complete":
-        return this.complete(id, params, meta, session.protocolVersion, false, sink);
       case "logging/setLevel": {
         const rank = logLevelRank(params?.level);
         if (rank === undefined) return errorResponse(id, "invalidParams", `Invalid params: level must be one of ${Object.keys(LOG_LEVEL_RANK).join(", ")}`);
@@ -580,57 +576,33 @@ export class Connection implements SessionTarget {
     return result === undefined ? errorResponse(id, "invalidParams", "Invalid cursor") : resultResponse(id, result);
   }
 
-  private readResource(
-    id: RequestId,
-    params: Record<string, unknown> | undefined,
-    meta: Record<string, unknown> | undefined,
-    version: string,
-    modern: boolean,
-    sink: Sink,
-  ): Reply {
-    if (!this.server.pages["resources/list"]) return errorResponse(id, "methodNotFound", "Method not found: resources/read");
-    const uri = params?.uri;
-    if (typeof uri !== "string") return errorResponse(id, "invalidParams", 'Invalid params: resources/read needs a string "uri"');
-    return this.invoke({ conn: this, id, meta, version, modern, sink, params }, (primitives, frame) => primitives.read(frame, uri));
-  }
-
-  private getPrompt(
-    id: RequestId,
-    params: Record<string, unknown> | undefined,
-    meta: Record<string, unknown> | undefined,
-    version: string,
-    modern: boolean,
-    sink: Sink,
-  ): Reply {
-    if (!this.server.pages["prompts/list"]) return errorResponse(id, "methodNotFound", "Method not found: prompts/get");
+  /** `resources/read`, `prompts/get` and `completion/complete`: checked here, run by the primitives runtime. */
+  private primitive(method: "resources/read" | "prompts/get" | "completion/complete", frame: RequestFrame): Reply {
+    const { id, params } = frame;
+    const available = method === "completion/complete" ? this.server.kinds.completions : this.server.pages[method === "resources/read" ? "resources/list" : "prompts/list"];
+    if (!available) return errorResponse(id, "methodNotFound", `Method not found: ${method}`);
+    if (method === "completion/complete") return this.invoke(frame, (primitives) => primitives.complete(frame));
+    if (method === "resources/read") {
+      const uri = params?.uri;
+      if (typeof uri !== "string") return errorResponse(id, "invalidParams", 'Invalid params: resources/read needs a string "uri"');
+      return this.invoke(frame, (primitives) => primitives.read(frame, uri));
+    }
     const name = params?.name;
     if (typeof name !== "string") return errorResponse(id, "invalidParams", 'Invalid params: prompts/get needs a string "name"');
     const args = params?.arguments ?? {};
     if (!isObject(args)) return errorResponse(id, "invalidParams", 'Invalid params: "arguments" must be an object');
-    return this.invoke({ conn: this, id, meta, version, modern, sink, params }, (primitives, frame) => primitives.get(frame, name, args));
-  }
-
-  private complete(
-    id: RequestId,
-    params: Record<string, unknown> | undefined,
-    meta: Record<string, unknown> | undefined,
-    version: string,
-    modern: boolean,
-    sink: Sink,
-  ): Reply {
-    if (!this.server.kinds.completions) return errorResponse(id, "methodNotFound", "Method not found: completion/complete");
-    return this.invoke({ conn: this, id, meta, version, modern, sink, params }, (primitives, frame) => primitives.complete(frame));
+    return this.invoke(frame, (primitives) => primitives.get(frame, name, args));
   }
 
   /**
    * Starts a resources / prompts / completion request once that part of the runtime is loaded (at once when
    * it is); `start` gives the invocation, or what is wrong with the request (-32602).
    */
-  private invoke(frame: RequestFrame, start: (primitives: Primitives, frame: RequestFrame) => Invocation | string): Reply {
+  private invoke(frame: RequestFrame, start: (primitives: Primitives) => Invocation | string): Reply {
     const run = (primitives: Primitives): Reply => {
       if (this.closed) return undefined;
       if (this.inFlight.has(frame.id)) return this.idInUse(frame.id);
-      const invocation = start(primitives, frame);
+      const invocation = start(primitives);
       if (typeof invocation === "string") return errorResponse(frame.id, "invalidParams", invocation);
       this.track(frame.id, invocation);
       return invocation.run();
