@@ -1,6 +1,6 @@
 /** The `mcpgen` command line: `build` and `init`. Messages go to stderr; exit 0 ok, 1 problems, 2 usage. */
 import path from "node:path";
-import { Command, CommanderError, Option } from "commander";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { build, DEFAULTS, DiagnosticError, OutputError, VERSION, type BuildResult, type Counts } from "../compiler/index.js";
 import { rel } from "../compiler/config.js";
 import { init, shellQuote } from "../init/index.js";
@@ -23,10 +23,18 @@ export function program(): Command {
     .option("-H, --handlers <dir>", "handler folder; missing stubs are created, existing files never touched", DEFAULTS.handlers)
     .option("-c, --check", "write nothing; exit 1 if the output folder or a handler file is missing or stale")
     .option("--no-cache", "recompile everything (the cache lives in node_modules/.cache/mcpgen)")
+    .option("-j, --jobs <n>", "compile threads (default: one per CPU but one, at most 4, for 200+ tools and types to compile)", parseJobs)
     .addOption(new Option("-q, --quiet", "print only problems"))
-    .action(async (schemas: string, opts: { out: string; handlers: string; check?: boolean; cache: boolean; quiet?: boolean }) => {
+    .action(async (schemas: string, opts: { out: string; handlers: string; check?: boolean; cache: boolean; jobs?: number; quiet?: boolean }) => {
       const started = performance.now();
-      const result = await build({ schemas, out: opts.out, handlers: opts.handlers, check: opts.check ?? false, cache: opts.cache });
+      const result = await build({
+        schemas,
+        out: opts.out,
+        handlers: opts.handlers,
+        check: opts.check ?? false,
+        cache: opts.cache,
+        ...(opts.jobs !== undefined && { jobs: opts.jobs }),
+      });
       report(result, (performance.now() - started) / 1000, opts.quiet ?? false);
       if (result.mode === "check" && !result.upToDate) process.exitCode = 1;
     });
@@ -48,6 +56,12 @@ export function program(): Command {
       say(`next: cd ${shellQuote(shown)} && npm install && npm run build && npm start`);
     });
   return cli;
+}
+
+function parseJobs(value: string): number {
+  const jobs = Number(value);
+  if (!/^\d+$/.test(value) || jobs < 1 || jobs > 64) throw new InvalidArgumentError("a whole number from 1 to 64");
+  return jobs;
 }
 
 function report(result: BuildResult, seconds: number, quiet: boolean): void {

@@ -1,6 +1,7 @@
 /** The ajv instances mcpgen compiles with, one per supported JSON Schema dialect. */
 import { _, Ajv, type ErrorObject, type Options } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import { ValueScope } from "ajv/dist/compile/codegen/index.js";
 import addFormatsModule from "ajv-formats";
 import { fullFormats } from "ajv-formats/dist/formats.js";
 import { pointerJoin, type Diagnostic } from "./diagnostics.js";
@@ -37,21 +38,37 @@ const options: Options = {
 };
 
 const shared = new Map<Dialect, Ajv>();
+const compilers = new Map<string, { ajv: Ajv; keywords: Set<string> }>();
 
 /**
- * A fresh compiling instance. Each tool gets its own, so that the names in its standalone code
- * (`validate0`, `schema1`, ...) depend on that tool alone: same input, same bytes, cached or not.
+ * A compiling instance in the state of a fresh one. Each tool gets that, so that the names in its
+ * standalone code (`validate0`, `schema1`, ...) depend on that tool alone: same input, same bytes, cached or
+ * not, whatever was compiled before. A new Ajv per tool costs a quarter of a millisecond, so one instance
+ * per dialect is kept and emptied instead: its schemas removed, and its scope of generated names (ajv's
+ * `ValueScope`, which numbers them) replaced by a new one. The golden fixtures (several tools each, their
+ * bytes first made with an Ajv per tool) hold it to that.
  */
 export function createAjv(dialect: Dialect, extensionKeywords: Iterable<string> = [], coerceTypes = false): Ajv {
-  // `check` already validated every schema against its meta-schema (with the shared instance below);
-  // skipping that here spares each fresh instance compiling the meta-schema, most of a build's time.
-  const opts: Options = { ...options, validateSchema: false, ...(coerceTypes && { coerceTypes: true }) };
-  const ajv = dialect === "2020-12" ? new Ajv2020(opts) : new Ajv(opts);
-  addFormats(ajv);
-  // `x-` extension keywords are annotations; registering them lets strict mode accept them. So is
-  // `$anchor` here: ajv does not resolve anchors, and normalize has rewritten every anchor ref to a pointer.
-  for (const keyword of ["$anchor", ...extensionKeywords]) ajv.addKeyword(keyword);
-  return ajv;
+  const id = `${dialect} ${coerceTypes}`;
+  let compiler = compilers.get(id);
+  if (!compiler) {
+    // `check` already validated every schema against its meta-schema (with the shared instance below), so
+    // this one neither validates schemas nor needs the meta-schemas (`meta: false`).
+    const opts: Options = { ...options, meta: false, validateSchema: false, ...(coerceTypes && { coerceTypes: true }) };
+    const ajv = addFormats(dialect === "2020-12" ? new Ajv2020(opts) : new Ajv(opts));
+    compilers.set(id, (compiler = { ajv, keywords: new Set() }));
+  } else {
+    const { ajv } = compiler;
+    ajv.removeSchema();
+    const { _prefixes: prefixes } = ajv.scope as unknown as { _prefixes: Set<string> };
+    (ajv as { scope: ValueScope }).scope = new ValueScope({ scope: {}, prefixes, es5: ajv.opts.code.es5 ?? false, lines: ajv.opts.code.lines ?? false });
+  }
+  // `x-` extension keywords are annotations; registering them lets strict mode accept them (they generate
+  // no code, so one registered for an earlier tool changes nothing). So is `$anchor` here: ajv does not
+  // resolve anchors, and normalize has rewritten every anchor ref to a pointer.
+  for (const keyword of ["$anchor", ...extensionKeywords])
+    if (!compiler.keywords.has(keyword)) compiler.keywords.add((compiler.ajv.addKeyword(keyword), keyword));
+  return compiler.ajv;
 }
 
 /** A shared instance, for validating schemas against their dialect's meta-schema. */

@@ -14,6 +14,11 @@ export interface BuildOptions {
   cache?: boolean;
   /** Folder that relative paths are resolved against (default `process.cwd()`). */
   cwd?: string;
+  /**
+   * Threads that compile validators and types (default: one per CPU but one, at most 4, and only when
+   * at least 200 tools and type units need compiling; an explicit number applies whatever the count).
+   */
+  jobs?: number;
 }
 
 export interface BuildConfig {
@@ -24,6 +29,8 @@ export interface BuildConfig {
   check: boolean;
   /** Undefined when caching is off. */
   cacheDir: string | undefined;
+  /** Undefined: decided by the amount of work and the CPUs (see `BuildOptions.jobs`). */
+  jobs: number | undefined;
 }
 
 export const DEFAULTS = { schemas: "schemas", out: "generated", handlers: "src/handlers" } as const;
@@ -37,6 +44,7 @@ export function resolveConfig(options: BuildOptions = {}): BuildConfig {
     handlersDir: path.resolve(cwd, options.handlers ?? DEFAULTS.handlers),
     check: options.check ?? false,
     cacheDir: options.cache === false ? undefined : path.join(cwd, "node_modules", ".cache", "mcpgen"),
+    jobs: options.jobs,
   };
 }
 
@@ -47,6 +55,8 @@ export function configProblems(config: BuildConfig): string[] {
     return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
   };
   const problems: string[] = [];
+  if (config.jobs !== undefined && !(Number.isInteger(config.jobs) && config.jobs >= 1 && config.jobs <= 64))
+    problems.push(`--jobs must be a whole number from 1 to 64, not ${config.jobs}`);
   const out = config.outDir;
   for (const [what, dir] of [
     ["the schemas folder", config.schemasDir],

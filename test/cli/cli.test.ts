@@ -35,7 +35,7 @@ describe("mcpgen CLI", () => {
     expect(top.stdout).toMatch(/init \[options\] <dir>/);
     const help = await mcpgen(REPO, "build", "--help");
     expect(help.code).toBe(0);
-    for (const flag of ["--out <dir>", "--handlers <dir>", "--check", "--no-cache", "--quiet"]) expect(help.stdout).toContain(flag);
+    for (const flag of ["--out <dir>", "--handlers <dir>", "--check", "--no-cache", "--jobs <n>", "--quiet"]) expect(help.stdout).toContain(flag);
     expect((await mcpgen(REPO, "--version")).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });
 
@@ -44,6 +44,11 @@ describe("mcpgen CLI", () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("unknown option '--frobnicate'");
     expect((await mcpgen(REPO, "nonsense")).code).toBe(2);
+    for (const jobs of ["0", "two", "1.5"]) {
+      const result = await mcpgen(REPO, "build", "--jobs", jobs);
+      expect(result.code, jobs).toBe(2);
+      expect(result.stderr).toContain("a whole number from 1 to 64");
+    }
   });
 
   it("builds, reports created handlers, and is a no-op the second time", async () => {

@@ -31,12 +31,15 @@ describe.each(features)("fixture %s", (feature) => {
     }
   });
 
-  it("is byte-for-byte the same when built twice, with or without the cache", async () => {
+  it("is byte-for-byte the same when built twice, with or without the cache, on one thread or several", async () => {
     const first = await buildFixture(feature, { cache: true });
     const again = await build({ cwd: first.dir, cache: true });
     expect(again.mode === "write" && again.updated).toEqual([]);
-    const second = await buildFixture(feature, { cache: false });
-    expect(await readTree(path.join(second.dir, "generated"))).toEqual(await readTree(path.join(first.dir, "generated")));
+    const expected = await readTree(path.join(first.dir, "generated"));
+    for (const options of [{ cache: false }, { cache: false, jobs: 3 }]) {
+      const other = await buildFixture(feature, options);
+      expect(await readTree(path.join(other.dir, "generated")), JSON.stringify(options)).toEqual(expected);
+    }
   });
 
   it("has validators that load under plain Node ESM and accept and reject the right inputs", async () => {
