@@ -1,9 +1,15 @@
 /**
  * A content-addressed cache for the expensive emitters (types, validators): same input, same output,
  * so a rebuild after changing one tool only recompiles that tool.
+ *
+ * On disk it is one pack file, `node_modules/.cache/mcpgen/pack`: a JSON header line listing every entry's
+ * key and byte length, then the entries' UTF-8 bytes one after the other. One file, not one per entry:
+ * creating thousands of small files was most of a first build's time on some file systems. A build reads
+ * the pack once, decodes only the entries it asks for, and, if it compiled anything, writes a new pack
+ * (beside, then renamed over) holding exactly the entries it used: what no build uses any more is dropped.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -39,28 +45,88 @@ export function cacheKey(...parts: unknown[]): string {
   return createHash("sha256").update(compilerFingerprint()).update(JSON.stringify(parts)).digest("hex");
 }
 
-/** A cache in `dir` (created on first write), or a no-op cache when `dir` is undefined. */
-export function openCache(dir: string | undefined): Cache {
-  if (!dir) return { get: () => undefined, set: () => {} };
-  let made = false;
-  const file = (key: string) => path.join(dir, key.slice(0, 2), key.slice(2));
-  return {
-    get(key) {
-      try {
-        return readFileSync(file(key), "utf8");
-      } catch {
-        return undefined;
+/** What compile workers hand back: the entries they made, for the build's cache to keep. */
+export class MemoryCache implements Cache {
+  readonly entries = new Map<string, string>();
+  get(key: string): string | undefined {
+    return this.entries.get(key);
+  }
+  set(key: string, value: string): void {
+    this.entries.set(key, value);
+  }
+}
+
+const PACK_FORMAT = 1;
+
+interface PackHeader {
+  format: number;
+  /** `[key, byte length]`, in the order of the bytes that follow the header line. */
+  entries: [string, number][];
+}
+
+/** The cache in a folder; `save()` writes what this build used, if it compiled anything. */
+export class PackCache implements Cache {
+  private readonly stored = new Map<string, { start: number; end: number }>();
+  private readonly used = new Map<string, string>();
+  private added = false;
+  private bytes: Buffer | undefined;
+
+  constructor(private readonly dir: string) {
+    try {
+      const bytes = readFileSync(this.file);
+      const newline = bytes.indexOf(10);
+      const header = JSON.parse(bytes.toString("utf8", 0, newline)) as PackHeader;
+      if (header.format !== PACK_FORMAT) return;
+      let start = newline + 1;
+      for (const [key, length] of header.entries) {
+        this.stored.set(key, { start, end: start + length });
+        start += length;
       }
-    },
-    set(key, value) {
-      try {
-        const target = file(key);
-        if (!made) made = true;
-        mkdirSync(path.dirname(target), { recursive: true });
-        writeFileSync(target, value);
-      } catch {
-        // A cache that cannot be written only costs speed.
-      }
-    },
-  };
+      if (start === bytes.length) this.bytes = bytes;
+      else this.stored.clear(); // cut short: start afresh
+    } catch {
+      // No pack yet, or an unreadable one: a cold build, which writes a new pack.
+    }
+  }
+
+  private get file(): string {
+    return path.join(this.dir, "pack");
+  }
+
+  get(key: string): string | undefined {
+    let value = this.used.get(key);
+    if (value !== undefined) return value;
+    const at = this.stored.get(key);
+    if (!at) return undefined;
+    value = this.bytes!.toString("utf8", at.start, at.end);
+    this.used.set(key, value);
+    return value;
+  }
+
+  set(key: string, value: string): void {
+    this.used.set(key, value);
+    this.added = true;
+  }
+
+  /** Writes a new pack of the entries this build used, when it added any or most stored ones went unused. */
+  save(): void {
+    if (!this.added && this.used.size * 2 >= this.stored.size) return;
+    const keys = [...this.used.keys()].sort();
+    const values = keys.map((key) => Buffer.from(this.used.get(key)!, "utf8"));
+    const header: PackHeader = { format: PACK_FORMAT, entries: keys.map((key, i) => [key, values[i]!.length]) };
+    const temp = `${this.file}.${process.pid}-${Date.now()}`;
+    try {
+      mkdirSync(this.dir, { recursive: true });
+      writeFileSync(temp, Buffer.concat([Buffer.from(JSON.stringify(header) + "\n", "utf8"), ...values]));
+      renameSync(temp, this.file);
+    } catch {
+      // A cache that cannot be written only costs speed.
+      rmSync(temp, { force: true });
+    }
+  }
+}
+
+/** The cache in `dir`, or one that keeps nothing when `dir` is undefined (`--no-cache`). */
+export function openCache(dir: string | undefined): Cache & { save(): void } {
+  return dir ? new PackCache(dir) : { get: () => undefined, set: () => {}, save: () => {} };
 }

@@ -3,14 +3,10 @@
  * `build()` is the whole pipeline; each stage lives in its own module (see ARCHITECTURE.md).
  */
 import { readFileSync } from "node:fs";
-import { openCache } from "./cache.js";
-import { check } from "./check.js";
 import { configProblems, resolveConfig, type BuildConfig, type BuildOptions } from "./config.js";
 import { DiagnosticError, type Diagnostic } from "./diagnostics.js";
-import { emit } from "./emit/index.js";
-import { toIR } from "./ir.js";
 import { load } from "./load.js";
-import { normalize } from "./normalize.js";
+import { freshStamp, inputDigest, saveStamp } from "./stamp.js";
 import { compareOutput, OutputError, write, type Comparison, type WriteResult } from "./write.js";
 
 export { DiagnosticError, formatDiagnostic, type Diagnostic } from "./diagnostics.js";
@@ -39,11 +35,25 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const gate = <T>(result: T & { diagnostics: Diagnostic[] }): T => (diagnostics.push(...result.diagnostics), result);
 
   const { sources } = gate(await load(config.schemasDir, config.cwd));
+  const input = sources && !diagnostics.length ? inputDigest(sources.digest, config) : undefined;
+  const stamp = input && freshStamp(config, input);
+  if (stamp) return { mode: "write", config, counts: stamp.counts, updated: [], removed: [], createdHandlers: [] };
+
+  // The stages that need ajv, json-schema-to-typescript and handlebars load only when there is work.
+  const [{ check }, { normalize }, { toIR }, { emit }, { openCache }] = await Promise.all([
+    import("./check.js"),
+    import("./normalize.js"),
+    import("./ir.js"),
+    import("./emit/index.js"),
+    import("./cache.js"),
+  ]);
   const { checked } = sources ? gate(check(sources)) : { checked: undefined };
   const { normalized } = checked ? gate(normalize(checked)) : { normalized: undefined };
   if (diagnostics.length || !checked || !normalized) throw new DiagnosticError(diagnostics);
   const ir = toIR(checked, normalized);
-  const emitted = gate(await emit(ir, config, openCache(config.cacheDir), VERSION));
+  const cache = openCache(config.cacheDir);
+  const emitted = gate(await emit(ir, config, cache, VERSION));
+  cache.save(); // what compiled is worth keeping even when an example failed
   if (diagnostics.length) throw new DiagnosticError(diagnostics);
 
   const counts = { tools: ir.tools.length, resources: ir.resources.length + ir.templates.length, prompts: ir.prompts.length };
@@ -52,5 +62,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     const upToDate = !comparison.changed.length && !comparison.missing.length && !comparison.extra.length && !comparison.missingHandlers.length;
     return { mode: "check", config, counts, upToDate, ...comparison };
   }
-  return { mode: "write", config, counts, ...write(emitted, config) };
+  const written = write(emitted, config);
+  if (input) saveStamp(config, { input, counts, handlers: [...emitted.stubs.keys()] });
+  return { mode: "write", config, counts, ...written };
 }

@@ -2,11 +2,11 @@
  * load: read the schemas folder in sorted order and parse every file (JSON, or YAML for .yaml/.yml).
  * In: the schemas directory. Out: a `Sources` set of parsed documents, each remembering its file.
  */
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { parseDocument } from "yaml";
 import { compare, type Diagnostic } from "./diagnostics.js";
 
 export interface SourceDoc {
@@ -29,6 +29,8 @@ export interface Sources {
   defs: SourceDoc[];
   /** Every file loaded, including defs nested anywhere (for cross-file `$ref`). */
   all: SourceDoc[];
+  /** SHA-256 over every file's path and bytes: equal digests, equal input. */
+  digest: string;
 }
 
 const SCHEMA_FILE = /\.(json|ya?ml)$/i;
@@ -46,12 +48,14 @@ export async function load(dir: string, cwd: string): Promise<{ sources: Sources
     return undefined;
   });
   if (!files) return { sources: undefined, diagnostics };
-  const sources: Sources = { dir: abs, server: undefined, annotations: undefined, tools: [], resources: [], prompts: [], defs: [], all: [] };
+  const sources: Sources = { dir: abs, server: undefined, annotations: undefined, tools: [], resources: [], prompts: [], defs: [], all: [], digest: "" };
+  const digest = createHash("sha256");
   for (const file of files) {
     const rel = path.relative(abs, file).split(path.sep).join("/");
     const display = toDisplay(cwd, file);
     const text = readFileSync(file, "utf8");
-    const parsed = parse(text, /\.ya?ml$/i.test(file));
+    digest.update(`${rel}\0${Buffer.byteLength(text)}\0`).update(text);
+    const parsed = await parse(text, /\.ya?ml$/i.test(file));
     if ("error" in parsed) {
       diagnostics.push({ file: display, pointer: "", message: parsed.error });
       continue;
@@ -73,6 +77,7 @@ export async function load(dir: string, cwd: string): Promise<{ sources: Sources
           "unexpected file: the layout is server.json, annotations.json, tools/*, resources/*, prompts/* and defs/**",
       });
   }
+  sources.digest = digest.digest("hex");
   return { sources, diagnostics };
 }
 
@@ -89,8 +94,13 @@ async function listFiles(dir: string): Promise<string[]> {
   return out;
 }
 
-function parse(text: string, yaml: boolean): { value: unknown } | { error: string } {
+// The YAML parser loads only for YAML files and for JSON errors (to place them): most builds never need it.
+let yamlParser: typeof import("yaml") | undefined;
+const yamlModule = async () => (yamlParser ??= await import("yaml"));
+
+async function parse(text: string, yaml: boolean): Promise<{ value: unknown } | { error: string }> {
   if (yaml) {
+    const { parseDocument } = await yamlModule();
     const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true });
     const error = doc.errors[0];
     if (error) return { error: `invalid YAML${position(error.linePos?.[0])}: ${error.message.replace(/ at line \d+, column \d+:[\s\S]*$/, "")}` };
@@ -102,7 +112,7 @@ function parse(text: string, yaml: boolean): { value: unknown } | { error: strin
     // Node's message may carry a snippet of the text or a position; report line and column instead.
     const message = (error as Error).message;
     const offset = /position (\d+)/.exec(message)?.[1];
-    const at = offset === undefined ? parseDocument(text).errors[0]?.linePos?.[0] : lineCol(text, Number(offset));
+    const at = offset === undefined ? (await yamlModule()).parseDocument(text).errors[0]?.linePos?.[0] : lineCol(text, Number(offset));
     const reason = message.replace(/, "[\s\S]*" is not valid JSON$/, "").replace(/ in JSON at position \d+[\s\S]*$/, "");
     return { error: `invalid JSON${position(at)}: ${reason}` };
   }

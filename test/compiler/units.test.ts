@@ -1,6 +1,9 @@
 // Unit tests of the small pieces every stage relies on: config resolution, names, escaping, ESM rewrite.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
+import os from "node:os";
+import { PackCache } from "../../dist/compiler/cache.js";
 import { resolveConfig } from "../../dist/compiler/config.js";
 import { pointerGet, pointerJoin, pointerParse } from "../../dist/compiler/diagnostics.js";
 import { toEsm } from "../../dist/compiler/emit/validators.js";
@@ -16,16 +19,65 @@ describe("resolveConfig", () => {
       handlersDir: "/p/src/handlers",
       check: false,
       cacheDir: "/p/node_modules/.cache/mcpgen",
+      jobs: undefined,
     });
-    expect(resolveConfig({ cwd: "/p", schemas: "s", out: "../o", handlers: "/h", check: true, cache: false })).toEqual({
+    expect(resolveConfig({ cwd: "/p", schemas: "s", out: "../o", handlers: "/h", check: true, cache: false, jobs: 3 })).toEqual({
       cwd: "/p",
       schemasDir: "/p/s",
       outDir: "/o",
       handlersDir: "/h",
       check: true,
       cacheDir: undefined,
+      jobs: 3,
     });
     expect(resolveConfig().cwd).toBe(path.resolve(process.cwd()));
+  });
+});
+
+describe("PackCache", () => {
+  const fresh = () => mkdtemp(path.join(os.tmpdir(), "mcpgen-cache-"));
+
+  it("keeps what a build set, and only what the last build used", async () => {
+    const dir = await fresh();
+    const first = new PackCache(dir);
+    expect(first.get("a")).toBeUndefined();
+    first.set("a", "alpha ✓"); // multi-byte UTF-8: lengths are bytes, not characters
+    first.set("b", "beta");
+    first.set("c", "");
+    first.save();
+    expect(await readdir(dir)).toEqual(["pack"]); // one file, the temporary one renamed over it
+
+    const second = new PackCache(dir);
+    expect([second.get("a"), second.get("b"), second.get("c"), second.get("d")]).toEqual(["alpha ✓", "beta", "", undefined]);
+    second.set("d", "delta");
+    second.save();
+
+    const third = new PackCache(dir);
+    expect(third.get("b")).toBe("beta");
+    expect(third.get("d")).toBe("delta");
+    third.save(); // added nothing, used 2 of 4: kept as it is
+    const fourth = new PackCache(dir);
+    expect(fourth.get("a")).toBe("alpha ✓");
+    fourth.set("e", "epsilon");
+    fourth.save(); // used a and e: b, c and d are dropped
+    const fifth = new PackCache(dir);
+    expect(["a", "b", "c", "d", "e"].map((k) => fifth.get(k))).toEqual(["alpha ✓", undefined, undefined, undefined, "epsilon"]);
+  });
+
+  it("treats a damaged pack as empty and replaces it", async () => {
+    const dir = await fresh();
+    const cache = new PackCache(dir);
+    cache.set("a", "alpha");
+    cache.save();
+    const bytes = await readFile(path.join(dir, "pack"));
+    for (const damaged of [bytes.subarray(0, bytes.length - 1), Buffer.from("not json\nalpha"), Buffer.alloc(0)]) {
+      await writeFile(path.join(dir, "pack"), damaged);
+      const reopened = new PackCache(dir);
+      expect(reopened.get("a")).toBeUndefined();
+      reopened.set("a", "again");
+      reopened.save();
+      expect(new PackCache(dir).get("a")).toBe("again");
+    }
   });
 });
 

@@ -37,7 +37,7 @@ export async function emit(ir: ServerIR, config: BuildConfig, cache: Cache, vers
     files.set(`${base}.gen.js`, render("validator.gen.js", { ...view, imports: module.imports, body: { code: module.body } }));
     files.set(`${base}.gen.d.ts`, render("validator.gen.d.ts", view));
   };
-  const compiled = await compileAll({ tools: ir.tools, units: ir.typeUnits, cacheDir: config.cacheDir }, config.jobs);
+  const compiled = await compileAll({ tools: ir.tools, units: ir.typeUnits }, cache, config.jobs);
   for (const [i, tool] of ir.tools.entries()) {
     const { module, diagnostics: found } = compiled.validators[i]!;
     diagnostics.push(...found);

@@ -5,7 +5,7 @@
  */
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import { openCache } from "../cache.js";
+import { MemoryCache, type Cache } from "../cache.js";
 import type { ToolIR } from "../ir.js";
 import type { TypeUnit } from "../normalize.js";
 import type { Code } from "./render.js";
@@ -15,12 +15,22 @@ import { emitValidator, type Compiled as CompiledModule } from "./validators.js"
 export interface Batch {
   tools: ToolIR[];
   units: TypeUnit[];
-  cacheDir: string | undefined;
 }
 
 export interface Compiled {
   validators: CompiledModule[];
   types: Code[];
+}
+
+export interface WorkerResult {
+  compiled: Compiled;
+  entries: [string, string][];
+}
+
+/** In a worker thread: compiles `batch`, handing back the cache entries made. */
+export async function compileInWorker(batch: Batch): Promise<WorkerResult> {
+  const cache = new MemoryCache();
+  return { compiled: await compileBatch(batch, cache), entries: [...cache.entries] };
 }
 
 /** Below this many tools and units, starting threads costs more than it saves. */
@@ -32,8 +42,7 @@ const PARALLEL_FROM = 200;
  */
 const defaultThreads = () => Math.max(1, Math.min(availableParallelism() - 1, 4));
 
-export async function compileBatch({ tools, units, cacheDir }: Batch): Promise<Compiled> {
-  const cache = openCache(cacheDir);
+export async function compileBatch({ tools, units }: Batch, cache: Cache): Promise<Compiled> {
   return {
     validators: tools.map((tool) => emitValidator(tool, cache)!),
     types: await Promise.all(units.map(async (unit) => (await emitTypeUnit(unit, cache))!)),
@@ -44,32 +53,27 @@ export async function compileBatch({ tools, units, cacheDir }: Batch): Promise<C
  * Everything, from the cache where it can; what the cache lacks is compiled, in parallel if it is a lot
  * (or on `jobs` threads when given).
  */
-export async function compileAll(batch: Batch, jobs?: number): Promise<Compiled> {
-  const cache = openCache(batch.cacheDir);
+export async function compileAll(batch: Batch, cache: Cache, jobs?: number): Promise<Compiled> {
   const validators = batch.tools.map((tool) => emitValidator(tool, cache, true));
   const types = await Promise.all(batch.units.map((unit) => emitTypeUnit(unit, cache, true)));
   const missing = (list: unknown[]) => list.flatMap((v, i) => (v === undefined ? [i] : []));
   const [toolMisses, unitMisses] = [missing(validators), missing(types)];
-  const fresh = await compileMisses({
-    tools: toolMisses.map((i) => batch.tools[i]!),
-    units: unitMisses.map((i) => batch.units[i]!),
-    cacheDir: batch.cacheDir,
-  }, jobs);
+  const fresh = await compileMisses({ tools: toolMisses.map((i) => batch.tools[i]!), units: unitMisses.map((i) => batch.units[i]!) }, cache, jobs);
   toolMisses.forEach((i, j) => (validators[i] = fresh.validators[j]));
   unitMisses.forEach((i, j) => (types[i] = fresh.types[j]));
   return { validators: validators as CompiledModule[], types: types as Code[] };
 }
 
-async function compileMisses(batch: Batch, jobs: number | undefined): Promise<Compiled> {
+async function compileMisses(batch: Batch, cache: Cache, jobs: number | undefined): Promise<Compiled> {
   const work = batch.tools.length + batch.units.length;
   const threads = Math.min(jobs ?? (work < PARALLEL_FROM ? 1 : defaultThreads()), work);
-  if (threads < 2) return compileBatch(batch);
+  if (threads < 2) return compileBatch(batch, cache);
   // Round-robin shares balance large and small schemas; the main thread takes share 0.
   const share = <T>(list: T[], i: number) => list.filter((_, j) => j % threads === i);
   const parts = await Promise.all(
     Array.from({ length: threads }, (_, i) => {
-      const part: Batch = { tools: share(batch.tools, i), units: share(batch.units, i), cacheDir: batch.cacheDir };
-      return i === 0 ? compileBatch(part) : inWorker(part);
+      const part: Batch = { tools: share(batch.tools, i), units: share(batch.units, i) };
+      return i === 0 ? compileBatch(part, cache) : inWorker(part, cache);
     }),
   );
   const merge = <T>(pick: (c: Compiled) => T[], length: number) =>
@@ -77,11 +81,13 @@ async function compileMisses(batch: Batch, jobs: number | undefined): Promise<Co
   return { validators: merge((c) => c.validators, batch.tools.length), types: merge((c) => c.types, batch.units.length) };
 }
 
-function inWorker(batch: Batch): Promise<Compiled> {
+/** Compiles `batch` on a worker thread; the entries it made go into `cache`. */
+function inWorker(batch: Batch, cache: Cache): Promise<Compiled> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL("./worker.js", import.meta.url), { workerData: batch });
-    worker.once("message", (result: Compiled) => {
-      resolve(result);
+    worker.once("message", ({ compiled, entries }: WorkerResult) => {
+      for (const [key, value] of entries) cache.set(key, value);
+      resolve(compiled);
       void worker.terminate();
     });
     worker.once("error", reject);
