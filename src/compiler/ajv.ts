@@ -21,7 +21,8 @@ export const KNOWN_FORMATS = new Set(Object.keys(fullFormats));
 export const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
   addFormatsModule) as unknown as <T extends Ajv>(ajv: T) => T;
 
-const options: Options = {
+/** How schemas are compiled (and how the meta-schemas that check them were, see scripts/meta-validators.mjs). */
+export const COMPILE_OPTIONS: Options = {
   // Standalone code: formats are referenced from ajv-formats, which `emit` turns into an ESM import.
   // optimize: false skips ajv's code-simplification passes: builds ~40% faster for ~8% more code.
   code: { source: true, esm: true, lines: false, optimize: false, formats: _`require("ajv-formats/dist/formats").fullFormats` },
@@ -37,7 +38,6 @@ const options: Options = {
   ownProperties: true,
 };
 
-const shared = new Map<Dialect, Ajv>();
 const compilers = new Map<string, { ajv: Ajv; keywords: Set<string> }>();
 
 /**
@@ -52,9 +52,9 @@ export function createAjv(dialect: Dialect, extensionKeywords: Iterable<string> 
   const id = `${dialect} ${coerceTypes}`;
   let compiler = compilers.get(id);
   if (!compiler) {
-    // `check` already validated every schema against its meta-schema (with the shared instance below), so
+    // `check` already validated every schema against its meta-schema (precompiled, meta-validators.ts), so
     // this one neither validates schemas nor needs the meta-schemas (`meta: false`).
-    const opts: Options = { ...options, meta: false, validateSchema: false, ...(coerceTypes && { coerceTypes: true }) };
+    const opts: Options = { ...COMPILE_OPTIONS, meta: false, validateSchema: false, ...(coerceTypes && { coerceTypes: true }) };
     const ajv = addFormats(dialect === "2020-12" ? new Ajv2020(opts) : new Ajv(opts));
     compilers.set(id, (compiler = { ajv, keywords: new Set() }));
   } else {
@@ -71,12 +71,8 @@ export function createAjv(dialect: Dialect, extensionKeywords: Iterable<string> 
   return compiler.ajv;
 }
 
-/** A shared instance, for validating schemas against their dialect's meta-schema. */
-export function ajvFor(dialect: Dialect): Ajv {
-  let ajv = shared.get(dialect);
-  if (!ajv) shared.set(dialect, (ajv = addFormats(dialect === "2020-12" ? new Ajv2020(options) : new Ajv(options))));
-  return ajv;
-}
+/** How mcpgen's own file meta-schemas (meta-schemas.ts) were compiled. */
+export const FILE_CHECK_OPTIONS: Options = { allErrors: true, strict: false };
 
 /**
  * ajv errors as diagnostics, each at the exact place in `file`. Where one place has several errors from

@@ -7,9 +7,9 @@ import { parse as parseTemplate } from "@hyperjump/uri-template";
 import path from "node:path";
 import type { SourceDoc } from "./load.js";
 import { ajvDiagnostics, type Dialect } from "./ajv.js";
-import { checkSchema, metaAjv, NAME, type Context } from "./check-schema.js";
+import { checkSchema, NAME, type Context } from "./check-schema.js";
+import { validateFile } from "./meta-validators.js";
 import { pointerJoin } from "./diagnostics.js";
-import { promptFileSchema, resourceFileSchema, templateFileSchema } from "./meta-schemas.js";
 import { walkSchema, type SchemaNode } from "./schema-walk.js";
 
 type Common = { doc: SourceDoc; name: string; title?: string; description?: string; icons?: Record<string, unknown>[]; _meta?: Record<string, unknown> };
@@ -48,9 +48,7 @@ export interface CheckedPrimitives {
   prompts: PromptFile[];
 }
 
-const validateResource = metaAjv.compile(resourceFileSchema);
-const validateTemplate = metaAjv.compile(templateFileSchema);
-const validatePrompt = metaAjv.compile(promptFileSchema);
+const { resource: validateResource, template: validateTemplate, prompt: validatePrompt } = validateFile;
 
 export function checkPrimitives(resourceDocs: SourceDoc[], promptDocs: SourceDoc[], ctx: Context): CheckedPrimitives {
   const resources: ResourceFile[] = [];

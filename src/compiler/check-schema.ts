@@ -1,15 +1,12 @@
 /** The check of one JSON Schema, shared by every kind of input file that embeds schemas. */
 import type { SourceDoc } from "./load.js";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import { addFormats, ajvDiagnostics, ajvFor, DIALECT_URIS, KNOWN_FORMATS, type Dialect } from "./ajv.js";
+import { ajvDiagnostics, DIALECT_URIS, KNOWN_FORMATS, type Dialect } from "./ajv.js";
 import { pointerJoin, type Diagnostic } from "./diagnostics.js";
+import { validateSchemaOf } from "./meta-validators.js";
 import { KNOWN_KEYWORDS, walkSchema } from "./schema-walk.js";
 
 /** Names of tools, resources and prompts: they become file names and identifiers. */
 export const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
-
-/** Validates input files against mcpgen's own meta-schemas. */
-export const metaAjv = addFormats(new Ajv2020({ allErrors: true, strict: false }));
 
 export interface Context {
   diagnostics: Diagnostic[];
@@ -37,8 +34,8 @@ export function checkSchema(schema: unknown, doc: SourceDoc, base: string, paren
     dialect = known;
   }
   const before = ctx.diagnostics.length;
-  const ajv = ajvFor(dialect);
-  if (!ajv.validateSchema(schema)) ctx.diagnostics.push(...ajvDiagnostics(ajv.errors, doc.file, base));
+  const validate = validateSchemaOf[dialect];
+  if (!validate(schema)) ctx.diagnostics.push(...ajvDiagnostics(validate.errors, doc.file, base));
   walkSchema(schema, base, (node, pointer) => {
     for (const keyword of Object.keys(node)) {
       if (!keyword.startsWith("x-") && !KNOWN_KEYWORDS.has(keyword))

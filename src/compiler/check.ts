@@ -7,16 +7,10 @@ import path from "node:path";
 import type { SourceDoc, Sources } from "./load.js";
 import { ajvDiagnostics, type Dialect } from "./ajv.js";
 import { checkPrimitives, type CheckedPrimitives } from "./check-primitives.js";
-import { checkSchema, metaAjv, NAME, type Context } from "./check-schema.js";
+import { checkSchema, NAME, type Context } from "./check-schema.js";
+import { validateFile } from "./meta-validators.js";
 import { pointerJoin, type Diagnostic } from "./diagnostics.js";
-import {
-  annotationsFileSchema,
-  BUILTIN_PRESETS,
-  HINT_KEYS,
-  serverFileSchema,
-  toolFileSchema,
-  type Hints,
-} from "./meta-schemas.js";
+import { BUILTIN_PRESETS, HINT_KEYS, type Hints } from "./meta-schemas.js";
 import { typeName } from "./names.js";
 
 export interface ServerFile {
@@ -63,9 +57,7 @@ export interface Checked {
   primitives: CheckedPrimitives;
 }
 
-const validateServer = metaAjv.compile(serverFileSchema);
-const validateAnnotations = metaAjv.compile(annotationsFileSchema);
-const validateTool = metaAjv.compile(toolFileSchema);
+const { server: validateServer, annotations: validateAnnotations, tool: validateTool } = validateFile;
 
 export function check(sources: Sources): { checked: Checked | undefined; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
