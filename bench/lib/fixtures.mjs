@@ -189,10 +189,20 @@ const DEF_REFS = [
 ];
 
 /**
+ * How big the tools are. `reference` is calibrated on the workload the build-speed targets were set
+ * against (1,000 tools whose validators, compiled by ajv with its default options, come to about 6.3 MB);
+ * `heavy` has about twice that: more properties per tool, more nesting, more refs into defs/.
+ */
+export const PROFILES = {
+  reference: { propertyCounts: [[3, 1], [4, 2], [3, 3], [2, 4], [1, 5]], nested: 0.03, refWeight: 1, outputChance: 0.2, localDef: 0.1 },
+  heavy: { propertyCounts: [[1, 1], [3, 2], [4, 3], [4, 4], [3, 5], [2, 6], [1, 8], [1, 10]], nested: 0.2, refWeight: 6, outputChance: 0.4, localDef: 0.25 },
+};
+
+/**
  * One property: `[schema, sample]`. `depth` limits nesting; `refs` says whether defs refs are allowed
  * (draft-07 tools stay self-contained).
  */
-function property(rng, depth, refs) {
+function property(rng, depth, refs, profile) {
   const kind = rng.weighted([
     [14, "string"],
     [8, "format"],
@@ -204,7 +214,7 @@ function property(rng, depth, refs) {
     [6, "stringArray"],
     [depth > 0 ? 3 : 0, "objectArray"],
     [depth > 0 ? 3 : 0, "object"],
-    [refs ? 6 : 0, "ref"],
+    [refs ? profile.refWeight : 0, "ref"],
     [2, "nullable"],
     [depth > 0 ? 1 : 0, "oneOf"],
   ]);
@@ -247,11 +257,11 @@ function property(rng, depth, refs) {
       return [described(schema), ["alpha", "beta", "gamma"].slice(0, rng.int(1, 3))];
     }
     case "objectArray": {
-      const [item, sample] = object(rng, depth - 1, refs, rng.int(2, 4));
+      const [item, sample] = object(rng, depth - 1, refs, rng.int(2, 4), profile);
       return [described({ type: "array", items: item, maxItems: rng.pick([10, 50, 1000]) }), [sample]];
     }
     case "object": {
-      const [schema, sample] = object(rng, depth - 1, refs, rng.int(2, 5));
+      const [schema, sample] = object(rng, depth - 1, refs, rng.int(2, 5), profile);
       return [described(schema), sample];
     }
     case "ref": {
@@ -277,13 +287,13 @@ function property(rng, depth, refs) {
 }
 
 /** An object schema with `count` properties, about half required; the sample has every required one. */
-function object(rng, depth, refs, count) {
+function object(rng, depth, refs, count, profile) {
   const properties = {};
   const sample = {};
   const required = [];
   const names = rng.sample(NAMES, count);
   for (const name of names) {
-    const [schema, value] = property(rng, depth, refs);
+    const [schema, value] = property(rng, depth, refs, profile);
     properties[name] = schema;
     const isRequired = rng.chance(0.45);
     if (isRequired) required.push(name);
@@ -298,18 +308,18 @@ const VERBS = ["list", "get", "create", "update", "delete", "search", "export", 
 const PRESET_FOR = { list: "readOnly", get: "readOnly", search: "readOnly", count: "pure", export: "readOnly", create: "create", update: "update", delete: "delete", archive: "update", sync: "sideEffect" };
 
 /** The tool file for tool number `i`: `{ name, file, preset }`. */
-function tool(rng, i) {
+function tool(rng, i, profile) {
   const resource = rng.pick(RESOURCES);
   const verb = rng.pick(VERBS);
   const name = `${resource}_${verb}_${String(i).padStart(4, "0")}`;
   const draft07 = rng.chance(0.03);
-  const [input, inputSample] = object(rng, rng.chance(0.2) ? 2 : 1, !draft07, rng.weighted([[1, 1], [3, 2], [4, 3], [4, 4], [3, 5], [2, 6], [1, 8], [1, 10]]));
+  const [input, inputSample] = object(rng, rng.chance(profile.nested) ? 2 : 1, !draft07, rng.weighted(profile.propertyCounts), profile);
   if (draft07) input.$schema = "http://json-schema.org/draft-07/schema#";
   const samples = [inputSample];
   // A local definition referenced from the tool's own schema.
-  if (rng.chance(0.25)) {
+  if (rng.chance(profile.localDef)) {
     const container = draft07 ? "definitions" : "$defs";
-    const [filter, filterSample] = object(rng, 0, false, rng.int(2, 4));
+    const [filter, filterSample] = object(rng, 0, false, rng.int(2, 4), profile);
     input[container] = { filter };
     input.properties.filter = { $ref: `#/${container}/filter` };
     if (rng.chance(0.5)) {
@@ -324,10 +334,10 @@ function tool(rng, i) {
     inputSchema: input,
   };
   let outputSample;
-  if (rng.chance(0.4)) {
+  if (rng.chance(profile.outputChance)) {
     const [output, sample] = rng.chance(0.3)
       ? [{ $ref: rng.pick(["../defs/person.json", "../defs/audit.json", "../defs/tree.json"]) }, undefined]
-      : object(rng, rng.chance(0.3) ? 1 : 0, !draft07, rng.int(1, 6));
+      : object(rng, rng.chance(0.3) ? 1 : 0, !draft07, rng.int(1, 6), profile);
     if (draft07 && output.$ref) {
       file.outputSchema = { type: "object", properties: { ok: { type: "boolean" } } };
       outputSample = { ok: true };
@@ -353,8 +363,13 @@ function tool(rng, i) {
   return { name, file, entry };
 }
 
-/** Writes `<dir>/schemas/` for `size` tools; returns the tool names (sorted) and what the fixture is made of. */
-export function writeFixture(dir, size, seed = 1) {
+/**
+ * Writes `<dir>/schemas/` for `size` tools of the given profile (see PROFILES); returns the tool names
+ * (sorted) and what the fixture is made of.
+ */
+export function writeFixture(dir, size, seed = 1, profileName = "reference") {
+  const profile = PROFILES[profileName];
+  if (!profile) throw new Error(`unknown fixture profile ${profileName}`);
   const rng = prng(seed * 1_000_003 + size);
   const schemas = path.join(dir, "schemas");
   rmSync(schemas, { recursive: true, force: true });
@@ -378,7 +393,7 @@ export function writeFixture(dir, size, seed = 1) {
   const names = [];
   const stats = { topLevelProperties: 0, schemaNodes: 0, defRefs: 0, withOutput: 0, withExamples: 0, draft07: 0, hidden: 0 };
   for (let i = 0; i < size; i++) {
-    const t = tool(rng, i);
+    const t = tool(rng, i, profile);
     put(`tools/${t.name}.json`, t.file);
     tools[t.name] = t.entry;
     names.push(t.name);

@@ -43,7 +43,7 @@ async function buildExample(repo, dir, log) {
 
 async function buildFixture(repo, dir, seed, log) {
   mkdirSync(dir, { recursive: true });
-  const fixture = writeFixture(dir, 100, seed);
+  const fixture = writeFixture(dir, 100, seed, "heavy");
   // The fixture hides one tool in 97; here all 100 are listed, so that every peer lists the same 100 tools.
   for (const file of readdirSync(path.join(dir, "schemas", "tools"))) {
     const full = path.join(dir, "schemas", "tools", file);
