@@ -4,7 +4,7 @@
  *   pipeline    import each stage module, then load → check → normalize → toIR → emit → write, each timed;
  *               with `cache`, the cache is on (for a no-op rebuild), otherwise off
  *   emit-parts  load..toIR untimed, then emit taken apart: every tool's validators (emitValidator), of those
- *               the fresh-Ajv-instance + meta-schema cost alone, the types (emitTypeUnit), and emit() again
+ *               the cost of getting an emptied Ajv instance alone, the types (emitTypeUnit), and emit() again
  *               with everything served from an in-memory cache (= rendering, hashing and cache reads)
  * Prints one JSON line.
  */
@@ -65,7 +65,7 @@ if (mode === "pipeline") {
   await time("validators: emitValidator for every tool", () => {
     for (const tool of ir.tools) gate(tool.name, imports.validators.emitValidator(tool, cache));
   });
-  await time("  of which: a fresh Ajv instance per tool", () => {
+  await time("  of which: an emptied Ajv instance per tool", () => {
     for (const tool of ir.tools) imports.ajv.createAjv(tool.dialect);
   });
   await time("types: emitTypeUnit for every unit (json-schema-to-typescript)", () => Promise.all(ir.typeUnits.map((unit) => imports.types.emitTypeUnit(unit, cache))));
