@@ -66,6 +66,17 @@ describe.each(features)("fixture %s", (feature) => {
 });
 
 describe("generated validators", () => {
+  it("also load where a test runner hands CommonJS default imports over its own way", async () => {
+    // vitest transforms project files and gives `import x from "<CommonJS with __esModule>"` the `default`
+    // export itself, where plain Node gives the exports object: the helpers must work either way.
+    const { input } = (await import("../fixtures/metadata/expected/generated/validators/send-mail.gen.js")) as {
+      input: ((value: unknown) => boolean) & { errors?: unknown[] | null };
+    };
+    expect(input({ to: "ada@example.com", subject: "Hi" })).toBe(true);
+    expect(input({ to: "ada@example.com", subject: "x".repeat(79) })).toBe(false); // maxLength: ucs2length
+  });
+
+
   it("contain no require(), eval or new Function, and import only ajv's runtime helpers", async () => {
     for (const feature of features) {
       const validators = await readTree(path.join(FIXTURES, feature, "expected/generated/validators"));

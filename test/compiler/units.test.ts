@@ -125,7 +125,9 @@ describe("toEsm", () => {
       { binding: "runtime0", specifier: "ajv/dist/runtime/ucs2length.js" },
       { binding: "runtime1", specifier: "ajv-formats/dist/formats.js" },
     ]);
-    expect(module.body).toBe("export const input = v;const a = runtime0.default;const b = runtime1.fullFormats.date;const c = runtime0.default;");
+    expect(module.body).toBe(
+      "export const input = v;const a = (runtime0.default ?? runtime0);const b = runtime1.fullFormats.date;const c = (runtime0.default ?? runtime0);",
+    );
   });
 });
 

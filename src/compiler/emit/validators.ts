@@ -101,16 +101,21 @@ function extensionKeywords(schemas: SchemaNode[]): Set<string> {
   return found;
 }
 
-/** Turns every `require("x")` in ajv's output into an ESM default import of `x.js`. */
+/**
+ * Turns every `require("x")` in ajv's output into an ESM default import of `x.js`. ajv's runtime helpers are
+ * CommonJS modules with a `default` export: plain Node hands a default import the exports object, while
+ * test runners that transform modules (vitest) hand it `default` itself, so `require("x").default` becomes
+ * `(binding.default ?? binding)`, right under both.
+ */
 export function toEsm(code: string): ValidatorModule {
   const bindings = new Map<string, string>();
   const body = code
     .replace(/^"use strict";/, "")
-    .replace(/require\(("(?:[^"\\]|\\.)*")\)/g, (_, literal: string) => {
+    .replace(/require\(("(?:[^"\\]|\\.)*")\)(\.default\b)?/g, (_, literal: string, dotDefault: string | undefined) => {
       const specifier = JSON.parse(literal) as string;
       let binding = bindings.get(specifier);
       if (!binding) bindings.set(specifier, (binding = `runtime${bindings.size}`));
-      return binding;
+      return dotDefault ? `(${binding}.default ?? ${binding})` : binding;
     });
   if (/\brequire\s*\(/.test(body)) throw new Error("ajv standalone output still calls require()");
   const imports = [...bindings].map(([specifier, binding]) => ({
