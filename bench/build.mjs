@@ -74,7 +74,7 @@ function main() {
  * figures so that a slow run can be told from a slow build.
  */
 function fileCreateMicros() {
-  const probe = path.join(root, `probe-${trashed}`);
+  const probe = path.join(root, "probe");
   mkdirSync(probe);
   const times = [];
   for (let i = 0; i < 300; i++) {
@@ -82,9 +82,14 @@ function fileCreateMicros() {
     writeFileSync(path.join(probe, `f${i}.js`), "x".repeat(4096));
     times.push((performance.now() - t0) * 1000);
   }
-  mkdirSync(trash, { recursive: true });
-  renameSync(probe, path.join(trash, String(trashed++)));
+  discard(probe);
   return Math.round(median(times));
+}
+
+/** Moves `dir` into the trash, which is deleted when the bench ends (see `clean` in benchSize). */
+function discard(dir) {
+  mkdirSync(trash, { recursive: true });
+  renameSync(dir, path.join(trash, String(trashed++)));
 }
 
 function benchSize(size) {
@@ -96,13 +101,7 @@ function benchSize(size) {
   // Moved aside, deleted when the bench ends: ext4 passes over inodes freed in the last minute or so when it
   // creates a file, so deleting the last run's 3,000 files before each run made creating files several
   // times slower (0.4-0.8 ms instead of ~0.06 ms each here): that measured the bench, not the build.
-  const clean = () => {
-    for (const d of [out, path.join(dir, "src"), cacheDir]) {
-      if (!existsSync(d)) continue;
-      mkdirSync(trash, { recursive: true });
-      renameSync(d, path.join(trash, String(trashed++)));
-    }
-  };
+  const clean = () => [out, path.join(dir, "src"), cacheDir].filter((d) => existsSync(d)).forEach(discard);
   const buildOnce = (cache) => child(RUN_BUILD, [JSON.stringify({ cwd: dir, cache })], { cwd: dir });
   // Up to n runs; fewer when a scenario has used its time budget, so that the bench stays near two minutes
   // even while a 1,000-tool build is slow (`runs` in the results says how many were made).

@@ -27,7 +27,7 @@ export interface Cache {
  * (or a local change to mcpgen itself) never serves stale output.
  */
 let fingerprint: string | undefined;
-function compilerFingerprint(): string {
+export function compilerFingerprint(): string {
   if (fingerprint) return fingerprint;
   const hash = createHash("sha256");
   for (const pkg of ["ajv", "ajv-formats", "json-schema-to-typescript"]) {

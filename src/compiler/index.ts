@@ -3,6 +3,7 @@
  * `build()` is the whole pipeline; each stage lives in its own module (see ARCHITECTURE.md).
  */
 import { readFileSync } from "node:fs";
+import { openCache } from "./cache.js";
 import { configProblems, resolveConfig, type BuildConfig, type BuildOptions } from "./config.js";
 import { DiagnosticError, type Diagnostic } from "./diagnostics.js";
 import { load } from "./load.js";
@@ -40,12 +41,11 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   if (stamp) return { mode: "write", config, counts: stamp.counts, updated: [], removed: [], createdHandlers: [] };
 
   // The stages that need ajv, json-schema-to-typescript and handlebars load only when there is work.
-  const [{ check }, { normalize }, { toIR }, { emit }, { openCache }] = await Promise.all([
+  const [{ check }, { normalize }, { toIR }, { emit }] = await Promise.all([
     import("./check.js"),
     import("./normalize.js"),
     import("./ir.js"),
     import("./emit/index.js"),
-    import("./cache.js"),
   ]);
   const { checked } = sources ? gate(check(sources)) : { checked: undefined };
   const { normalized } = checked ? gate(normalize(checked)) : { normalized: undefined };

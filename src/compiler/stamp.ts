@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { compilerFingerprint } from "./cache.js";
 import type { BuildConfig } from "./config.js";
 
 const require = createRequire(import.meta.url);
@@ -26,19 +27,21 @@ export interface Stamp {
   handlers: string[];
 }
 
-/** Code whose change could change the output: mcpgen's compiler and templates, and its generators. */
+/**
+ * Code whose change could change the output: what the compile cache's fingerprint covers (mcpgen's version,
+ * ajv, json-schema-to-typescript), and the rest of the compiler, the templates and the other generators.
+ */
 let code: string | undefined;
 function mcpgenDigest(): string {
   if (code) return code;
-  const hash = createHash("sha256");
+  const hash = createHash("sha256").update(compilerFingerprint());
   for (const dir of [path.dirname(fileURLToPath(import.meta.url)), fileURLToPath(new URL("../../templates", import.meta.url))]) {
     for (const file of (readdirSync(dir, { recursive: true }) as string[]).sort()) {
       const full = path.join(dir, file);
       if (statSync(full).isFile()) hash.update(`${file}\0`).update(readFileSync(full));
     }
   }
-  hash.update(readFileSync(new URL("../../package.json", import.meta.url)));
-  for (const pkg of ["ajv", "ajv-formats", "json-schema-to-typescript", "handlebars", "yaml", "@hyperjump/uri-template"])
+  for (const pkg of ["handlebars", "yaml", "@hyperjump/uri-template"])
     hash.update(readFileSync(require.resolve(`${pkg}/package.json`)));
   return (code = hash.digest("hex"));
 }
