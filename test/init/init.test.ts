@@ -6,7 +6,7 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, describe, expect, it } from "vitest";
-import { OutputError } from "../../src/compiler/write.js";
+import { OutputError } from "../../dist/compiler/write.js";
 import {
   defaultMcpgenSpec,
   EXAMPLE_TOOL,
@@ -16,7 +16,7 @@ import {
   resolveInitConfig,
   SCAFFOLD,
   shellQuote,
-} from "../../src/init/index.js";
+} from "../../dist/init/index.js";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
 const BIN = path.join(REPO, "bin/mcpgen.js");

@@ -7,19 +7,23 @@
  *   {{line x}}     text inside a `//` comment (line breaks folded)
  *   {{code x}}     code produced by another generator (ajv, json-schema-to-typescript)
  */
-import Handlebars from "handlebars";
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import type HandlebarsApi from "handlebars";
+import runtime from "handlebars/runtime.js";
 import { ident } from "../names.js";
 
-export const TEMPLATES_DIR = fileURLToPath(new URL("../../../templates/", import.meta.url));
+// Precompiled by scripts/templates.mjs (run by `npm run build`) from templates/**/*.hbs, so that a build
+// loads only Handlebars' runtime. A computed specifier: the module exists in dist/ only.
+const { templates } = (await import(new URL("./templates.js", import.meta.url).href)) as {
+  templates: Record<string, TemplateSpecification>;
+};
 
 /** Branded string for code that another generator produced and mcpgen vouches for. */
 export interface Code {
   readonly code: string;
 }
 
-const hbs = Handlebars.create();
+// handlebars/runtime is the full API without the compiler; its typings declare nothing of their own.
+const hbs = (runtime as unknown as typeof HandlebarsApi).create();
 const safe = (text: string) => new hbs.SafeString(text);
 
 export function jsonLiteral(value: unknown): string {
@@ -40,18 +44,22 @@ hbs.registerHelper("code", (value: unknown) => {
     throw new Error("{{code}} takes a Code value");
   return safe((value as Code).code);
 });
-hbs.registerPartial("header", readFileSync(TEMPLATES_DIR + "header.hbs", "utf8"));
-
 const compiled = new Map<string, HandlebarsTemplateDelegate>();
+const template = (name: string): HandlebarsTemplateDelegate => {
+  let found = compiled.get(name);
+  if (!found) {
+    const spec = templates[name];
+    if (!spec) throw new Error(`no template ${name}`);
+    found = hbs.template(spec);
+    compiled.set(name, found);
+  }
+  return found;
+};
+hbs.registerPartial("header", template("header"));
 
 /** Renders `templates/<name>.hbs` with a view-model; output always ends in exactly one newline. */
 export function render(name: string, view: object): string {
-  let template = compiled.get(name);
-  if (!template) {
-    template = hbs.compile(readFileSync(TEMPLATES_DIR + name + ".hbs", "utf8"), { strict: true, noEscape: false });
-    compiled.set(name, template);
-  }
-  const out = template(view).replace(/\r\n/g, "\n");
+  const out = template(name)(view).replace(/\r\n/g, "\n");
   let end = out.length;
   while (end > 0 && out[end - 1] === "\n") end--; // not /\n*$/: that regex is quadratic on megabytes
   return out.slice(0, end) + "\n";
