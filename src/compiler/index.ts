@@ -7,7 +7,7 @@ import { openCache } from "./cache.js";
 import { configProblems, resolveConfig, type BuildConfig, type BuildOptions } from "./config.js";
 import { DiagnosticError, type Diagnostic } from "./diagnostics.js";
 import { load } from "./load.js";
-import { freshStamp, inputDigest, saveStamp } from "./stamp.js";
+import { inputDigest, lastBuild, saveStamp } from "./stamp.js";
 import { compareOutput, OutputError, write, type Comparison, type WriteResult } from "./write.js";
 
 export { DiagnosticError, formatDiagnostic, type Diagnostic } from "./diagnostics.js";
@@ -37,8 +37,8 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
 
   const { sources } = gate(await load(config.schemasDir, config.cwd));
   const input = sources && !diagnostics.length ? inputDigest(sources.digest, config) : undefined;
-  const stamp = input && freshStamp(config, input);
-  if (stamp) return { mode: "write", config, counts: stamp.counts, updated: [], removed: [], createdHandlers: [] };
+  const last = input ? lastBuild(config, input) : undefined;
+  if (last?.upToDate) return { mode: "write", config, counts: last.upToDate.counts, updated: [], removed: [], createdHandlers: [] };
 
   // The stages that need ajv, json-schema-to-typescript and handlebars load only when there is work.
   const [{ check }, { normalize }, { toIR }, { emit }] = await Promise.all([
@@ -52,7 +52,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   if (diagnostics.length || !checked || !normalized) throw new DiagnosticError(diagnostics);
   const ir = toIR(checked, normalized);
   const cache = openCache(config.cacheDir);
-  const emitted = gate(await emit(ir, config, cache, VERSION));
+  const emitted = gate(await emit(ir, config, cache, VERSION, last?.untouched));
   cache.save(); // what compiled is worth keeping even when an example failed
   if (diagnostics.length) throw new DiagnosticError(diagnostics);
 
@@ -63,6 +63,6 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     return { mode: "check", config, counts, upToDate, ...comparison };
   }
   const written = write(emitted, config);
-  if (input) saveStamp(config, { input, counts, handlers: [...emitted.stubs.keys()] });
+  if (input) saveStamp(config, { input, counts, handlers: [...emitted.stubs.keys()] }, emitted.keys);
   return { mode: "write", config, counts, ...written };
 }

@@ -1,11 +1,12 @@
 /**
- * The no-op short cut. After writing, a build leaves a stamp in the cache folder: a digest of its input
- * (every schema file, the folders, mcpgen's own code and its generators' versions), the size and mtime of
- * every file it left in the output folder, and the handler files it expects. A later build with the same
- * input whose output folder and handler files are still exactly that returns at once: no schema is
- * checked or compiled and nothing is written. Anything else — an edited schema, a touched or extra
- * generated file, a deleted handler, another mcpgen — is a full build. `--check` and `--no-cache` never
- * use it.
+ * What the last build left. After writing, a build leaves a stamp in the cache folder: a digest of its
+ * input (every schema file, the folders, mcpgen's own code and its generators' versions), the size, mtime
+ * and key (what emit made it from) of every file it left in the output folder, and the handler files it
+ * expects. A later build with the same input whose output folder and handler files are still exactly
+ * that returns at once: no schema is checked or compiled and nothing is written (the no-op short cut).
+ * Anything else — an edited schema, a touched or extra generated file, a deleted handler — is a build,
+ * which keeps, without rendering or reading them, the output files whose key is unchanged and that were
+ * not touched since (with the same mcpgen). `--check` and `--no-cache` never use the stamp.
  */
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -19,10 +20,12 @@ const require = createRequire(import.meta.url);
 
 export interface Stamp {
   input: string;
+  /** mcpgen's own code: the output files' keys hold for this code only. */
+  code: string;
   /** What `build()` reports as its counts. */
   counts: { tools: number; resources: number; prompts: number };
-  /** Output files relative to the output folder, with their size and mtime. */
-  outputs: [file: string, size: number, mtimeMs: number][];
+  /** Output files relative to the output folder, with their size, mtime and key ("" for none). */
+  outputs: [file: string, size: number, mtimeMs: number, key: string][];
   /** Absolute paths of the handler files the server imports. */
   handlers: string[];
 }
@@ -56,40 +59,52 @@ export function inputDigest(schemas: string, config: BuildConfig): string {
 const stampFile = (config: BuildConfig) =>
   path.join(config.cacheDir!, `stamp-${createHash("sha256").update(config.outDir).digest("hex").slice(0, 16)}.json`);
 
-/** The stamp of the last build into this output folder, if the input is the same and the output untouched. */
-export function freshStamp(config: BuildConfig, input: string): Stamp | undefined {
-  if (!config.cacheDir || config.check) return undefined;
-  try {
-    const stamp = JSON.parse(readFileSync(stampFile(config), "utf8")) as Stamp;
-    if (stamp.input !== input) return undefined;
-    const onDisk = outputsOf(config.outDir);
-    if (onDisk.length !== stamp.outputs.length) return undefined;
-    for (const [i, [file, size, mtimeMs]] of stamp.outputs.entries()) {
-      const [f, s, m] = onDisk[i]!;
-      if (f !== file || s !== size || m !== mtimeMs) return undefined;
-    }
-    return stamp.handlers.every((file) => existsSync(file)) ? stamp : undefined;
-  } catch {
-    return undefined;
-  }
+export interface LastBuild {
+  /** The last build's stamp, when its input was this one and its output and handlers are untouched. */
+  upToDate: Stamp | undefined;
+  /** Keys of the output files untouched since the last build, by path (empty under another mcpgen). */
+  untouched: Map<string, string>;
 }
 
-/** Records a build that wrote `config.outDir`. */
-export function saveStamp(config: BuildConfig, stamp: Omit<Stamp, "outputs">): void {
+/** What the last build into this output folder left, as far as it still holds. */
+export function lastBuild(config: BuildConfig, input: string): LastBuild {
+  const none: LastBuild = { upToDate: undefined, untouched: new Map() };
+  if (!config.cacheDir || config.check) return none;
+  let stamp: Stamp;
+  let onDisk: Map<string, [size: number, mtimeMs: number]>;
+  try {
+    stamp = JSON.parse(readFileSync(stampFile(config), "utf8")) as Stamp;
+    if (stamp.code !== mcpgenDigest()) return none;
+    onDisk = new Map(outputsOf(config.outDir).map(([file, size, mtimeMs]) => [file, [size, mtimeMs]]));
+  } catch {
+    return none;
+  }
+  const untouched = new Map<string, string>();
+  for (const [file, size, mtimeMs, key] of stamp.outputs) {
+    const now = onDisk.get(file);
+    if (now && now[0] === size && now[1] === mtimeMs) untouched.set(file, key);
+  }
+  const same = stamp.input === input && untouched.size === stamp.outputs.length && onDisk.size === untouched.size;
+  return { upToDate: same && stamp.handlers.every((file) => existsSync(file)) ? stamp : undefined, untouched };
+}
+
+/** Records a build that wrote `config.outDir`; `keys` by output file, as emit made them. */
+export function saveStamp(config: BuildConfig, stamp: Omit<Stamp, "code" | "outputs">, keys: ReadonlyMap<string, string>): void {
   if (!config.cacheDir || config.check) return;
   const file = stampFile(config);
   const temp = `${file}.${process.pid}`;
   try {
     mkdirSync(config.cacheDir, { recursive: true });
-    writeFileSync(temp, JSON.stringify({ ...stamp, outputs: outputsOf(config.outDir) }));
+    const outputs = outputsOf(config.outDir).map(([f, size, mtimeMs]) => [f, size, mtimeMs, keys.get(f) ?? ""]);
+    writeFileSync(temp, JSON.stringify({ ...stamp, code: mcpgenDigest(), outputs }));
     renameSync(temp, file);
   } catch {
     rmSync(temp, { force: true }); // only speed is lost
   }
 }
 
-function outputsOf(dir: string): Stamp["outputs"] {
-  const out: Stamp["outputs"] = [];
+function outputsOf(dir: string): [file: string, size: number, mtimeMs: number][] {
+  const out: [string, number, number][] = [];
   for (const file of (readdirSync(dir, { recursive: true }) as string[]).sort()) {
     const stat = statSync(path.join(dir, file));
     if (stat.isFile()) out.push([file.split(path.sep).join("/"), stat.size, stat.mtimeMs]);

@@ -152,7 +152,8 @@ describe("mcpgen CLI", () => {
     expect((await mcpgen(dir, "build")).stderr).toMatch(/^mcpgen: 1 tool, 1 prompt → generated\//);
     expect(existsSync(path.join(dir, "generated/validators/prompts/hello.gen.js"))).toBe(true);
     await rm(path.join(dir, "schemas/prompts"), { recursive: true });
-    expect((await mcpgen(dir, "build")).code).toBe(0);
+    const second = await mcpgen(dir, "build");
+    expect(second.code, second.stderr).toBe(0);
     expect(existsSync(path.join(dir, "generated/validators/prompts"))).toBe(false);
     expect((await mcpgen(dir, "build", "--check")).code).toBe(0);
   });

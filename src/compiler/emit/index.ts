@@ -2,9 +2,13 @@
  * emit: every output file, rendered into an in-memory file set. In: `ServerIR` + config. Out: the files
  * of the output folder (relative paths → contents), one handler stub per tool, and diagnostics from
  * compiling validators and checking examples.
+ *
+ * A tool's two validator files are keyed by everything they are made from. Given the keys of the output
+ * files left untouched since the last build (from its stamp), a tool whose key is unchanged is neither
+ * fetched from the cache nor rendered: its files are reported `untouched`, to be kept as they are.
  */
 import path from "node:path";
-import type { Cache } from "../cache.js";
+import { cacheKey, type Cache } from "../cache.js";
 import { rel, type BuildConfig } from "../config.js";
 import type { Diagnostic } from "../diagnostics.js";
 import type { ServerIR } from "../ir.js";
@@ -15,13 +19,26 @@ import { jsonLiteral, render } from "./render.js";
 export interface Emitted {
   /** Output-folder files by path relative to it (forward slashes), sorted. */
   files: Map<string, string>;
+  /** Output-folder files that are already what this build would write (not in `files`). */
+  untouched: Set<string>;
+  /** What output files were made from, by path: for the next build's `untouched`. */
+  keys: Map<string, string>;
   /** Handler stubs by absolute path; created only where no file exists. */
   stubs: Map<string, string>;
   diagnostics: Diagnostic[];
 }
 
-export async function emit(ir: ServerIR, config: BuildConfig, cache: Cache, version: string): Promise<Emitted> {
+export async function emit(
+  ir: ServerIR,
+  config: BuildConfig,
+  cache: Cache,
+  version: string,
+  /** Keys of the output files untouched since the last build, by path. */
+  previous: ReadonlyMap<string, string> = new Map(),
+): Promise<Emitted> {
   const files = new Map<string, string>();
+  const untouched = new Set<string>();
+  const keys = new Map<string, string>();
   const diagnostics: Diagnostic[] = [];
   const header = (sources: string[]) => ({
     version,
@@ -37,14 +54,22 @@ export async function emit(ir: ServerIR, config: BuildConfig, cache: Cache, vers
     files.set(`${base}.gen.js`, render("validator.gen.js", { ...view, imports: module.imports, body: { code: module.body } }));
     files.set(`${base}.gen.d.ts`, render("validator.gen.d.ts", view));
   };
-  const compiled = await compileAll({ tools: ir.tools, units: ir.typeUnits }, cache, config.jobs);
-  for (const [i, tool] of ir.tools.entries()) {
-    const { module, diagnostics: found } = compiled.validators[i]!;
-    diagnostics.push(...found);
-    if (!module) continue;
+  const toolFiles = ir.tools.map((tool) => {
     const exports = [{ name: "input", doc: `the arguments of tool ${tool.name}` }];
     if (tool.outputType) exports.push({ name: "output", doc: `the structured output of tool ${tool.name}` });
-    validatorFile(`validators/${tool.name}`, `tool ${tool.name}`, module, exports, tool.sources);
+    const base = `validators/${tool.name}`;
+    const key = cacheKey("validator files", tool.dialect, tool.wire.inputSchema, tool.wire.outputSchema ?? null, tool.examples, header(tool.sources), exports);
+    for (const file of [`${base}.gen.js`, `${base}.gen.d.ts`]) keys.set(file, key);
+    const kept = previous.get(`${base}.gen.js`) === key && previous.get(`${base}.gen.d.ts`) === key;
+    if (kept) untouched.add(`${base}.gen.js`).add(`${base}.gen.d.ts`);
+    return { tool, base, exports, kept };
+  });
+  const toCompile = toolFiles.filter((t) => !t.kept);
+  const compiled = await compileAll({ tools: toCompile.map((t) => t.tool), units: ir.typeUnits }, cache, config.jobs);
+  for (const [i, { tool, base, exports }] of toCompile.entries()) {
+    const { module, diagnostics: found } = compiled.validators[i]!;
+    diagnostics.push(...found);
+    if (module) validatorFile(base, `tool ${tool.name}`, module, exports, tool.sources);
   }
   for (const [kind, items, exportName] of [
     ["resources", ir.templates, "variables"],
@@ -168,5 +193,5 @@ export async function emit(ir: ServerIR, config: BuildConfig, cache: Cache, vers
       }),
     );
   }
-  return { files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : 1))), stubs, diagnostics };
+  return { files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : 1))), untouched, keys, stubs, diagnostics };
 }
