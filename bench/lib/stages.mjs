@@ -61,7 +61,7 @@ if (mode === "pipeline") {
 } else if (mode === "emit-parts") {
   const ir = await front(false);
   const memory = new Map();
-  const cache = { get: (k) => memory.get(k), set: (k, v) => void memory.set(k, v) };
+  const cache = { get: (k) => memory.get(k), set: (k, v) => void memory.set(k, v), keep: () => {} };
   await time("validators: emitValidator for every tool", () => {
     for (const tool of ir.tools) gate(tool.name, imports.validators.emitValidator(tool, cache));
   });

@@ -19,6 +19,8 @@ const require = createRequire(import.meta.url);
 export interface Cache {
   get(key: string): string | undefined;
   set(key: string, value: string): void;
+  /** Counts the entry as used without reading it (its output was kept as it is: see emit). */
+  keep(key: string): void;
 }
 
 /**
@@ -54,6 +56,7 @@ export class MemoryCache implements Cache {
   set(key: string, value: string): void {
     this.entries.set(key, value);
   }
+  keep(): void {}
 }
 
 const PACK_FORMAT = 1;
@@ -67,8 +70,10 @@ interface PackHeader {
 /** The cache in a folder; `save()` writes what this build used, if it compiled anything. */
 export class PackCache implements Cache {
   private readonly stored = new Map<string, { start: number; end: number }>();
-  private readonly used = new Map<string, string>();
-  private added = false;
+  /** Entries this build made. */
+  private readonly added = new Map<string, string>();
+  /** Stored entries this build read or kept: copied byte for byte into the next pack. */
+  private readonly reused = new Set<string>();
   private bytes: Buffer | undefined;
 
   constructor(private readonly dir: string) {
@@ -94,25 +99,32 @@ export class PackCache implements Cache {
   }
 
   get(key: string): string | undefined {
-    let value = this.used.get(key);
+    const value = this.added.get(key);
     if (value !== undefined) return value;
     const at = this.stored.get(key);
     if (!at) return undefined;
-    value = this.bytes!.toString("utf8", at.start, at.end);
-    this.used.set(key, value);
-    return value;
+    this.reused.add(key);
+    return this.bytes!.toString("utf8", at.start, at.end);
   }
 
   set(key: string, value: string): void {
-    this.used.set(key, value);
-    this.added = true;
+    this.added.set(key, value);
+  }
+
+  keep(key: string): void {
+    if (this.stored.has(key)) this.reused.add(key);
   }
 
   /** Writes a new pack of the entries this build used, when it added any or most stored ones went unused. */
   save(): void {
-    if (!this.added && this.used.size * 2 >= this.stored.size) return;
-    const keys = [...this.used.keys()].sort();
-    const values = keys.map((key) => Buffer.from(this.used.get(key)!, "utf8"));
+    if (!this.added.size && this.reused.size * 2 >= this.stored.size) return;
+    const keys = [...new Set([...this.added.keys(), ...this.reused])].sort();
+    const values = keys.map((key) => {
+      const value = this.added.get(key);
+      if (value !== undefined) return Buffer.from(value, "utf8");
+      const at = this.stored.get(key)!;
+      return this.bytes!.subarray(at.start, at.end);
+    });
     const header: PackHeader = { format: PACK_FORMAT, entries: keys.map((key, i) => [key, values[i]!.length]) };
     const temp = `${this.file}.${process.pid}-${Date.now()}`;
     try {
@@ -128,5 +140,5 @@ export class PackCache implements Cache {
 
 /** The cache in `dir`, or one that keeps nothing when `dir` is undefined (`--no-cache`). */
 export function openCache(dir: string | undefined): Cache & { save(): void } {
-  return dir ? new PackCache(dir) : { get: () => undefined, set: () => {}, save: () => {} };
+  return dir ? new PackCache(dir) : { get: () => undefined, set: () => {}, keep: () => {}, save: () => {} };
 }

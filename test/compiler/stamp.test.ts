@@ -105,9 +105,14 @@ describe("files untouched since the last build", () => {
     expect(await readFile(ship, "utf8")).toBe(planted);
   });
 
-  it("leave the output the same as a build from scratch", async () => {
+  it("leave the output the same as a build from scratch, and their cache entries in the cache", async () => {
+    const packEntries = async () =>
+      (JSON.parse((await readFile(path.join(cacheDir(), "pack"), "utf8")).split("\n", 1)[0]!) as { entries: unknown[] }).entries.length;
+    const before = await packEntries();
     await editPay((tool) => (tool.inputSchema.properties.memo = { type: "string", maxLength: 140 }));
     const { updated } = await rebuild();
+    // pay's validator module and input type are new, their old entries gone; ship's and plant's are kept.
+    expect(await packEntries()).toBe(before);
     expect(updated).toEqual(expect.arrayContaining(["generated/validators/pay.gen.js", "generated/types.gen.ts"]));
     expect(updated).not.toContain("generated/validators/ship.gen.js");
     const incremental = await readTree(path.join(dir, "generated"));

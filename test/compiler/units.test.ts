@@ -64,6 +64,21 @@ describe("PackCache", () => {
     expect(["a", "b", "c", "d", "e"].map((k) => fifth.get(k))).toEqual(["alpha ✓", undefined, undefined, undefined, "epsilon"]);
   });
 
+  it("keeps entries a build vouched for without reading them", async () => {
+    const dir = await fresh();
+    const first = new PackCache(dir);
+    first.set("a", "alpha ✓");
+    first.set("b", "beta");
+    first.save();
+    const second = new PackCache(dir);
+    second.keep("a"); // its output was kept as it is
+    second.keep("unknown"); // not stored: nothing to keep
+    second.set("c", "gamma");
+    second.save();
+    const third = new PackCache(dir);
+    expect(["a", "b", "c", "unknown"].map((k) => third.get(k))).toEqual(["alpha ✓", undefined, "gamma", undefined]);
+  });
+
   it("treats a damaged pack as empty and replaces it", async () => {
     const dir = await fresh();
     const cache = new PackCache(dir);

@@ -5,15 +5,17 @@
  *
  * A tool's two validator files are keyed by everything they are made from. Given the keys of the output
  * files left untouched since the last build (from its stamp), a tool whose key is unchanged is neither
- * fetched from the cache nor rendered: its files are reported `untouched`, to be kept as they are.
+ * read from the cache (where its entry is kept) nor rendered: its files are reported `untouched`, to be
+ * kept as they are.
  */
+import { createHash } from "node:crypto";
 import path from "node:path";
-import { cacheKey, type Cache } from "../cache.js";
+import type { Cache } from "../cache.js";
 import { rel, type BuildConfig } from "../config.js";
 import type { Diagnostic } from "../diagnostics.js";
 import type { ServerIR } from "../ir.js";
 import { compileAll } from "./parallel.js";
-import { compileModule, type ValidatorModule } from "./validators.js";
+import { compileModule, moduleKey, toolRequest, type ValidatorModule } from "./validators.js";
 import { jsonLiteral, render } from "./render.js";
 
 export interface Emitted {
@@ -58,10 +60,16 @@ export async function emit(
     const exports = [{ name: "input", doc: `the arguments of tool ${tool.name}` }];
     if (tool.outputType) exports.push({ name: "output", doc: `the structured output of tool ${tool.name}` });
     const base = `validators/${tool.name}`;
-    const key = cacheKey("validator files", tool.dialect, tool.wire.inputSchema, tool.wire.outputSchema ?? null, tool.examples, header(tool.sources), exports);
+    const { request } = toolRequest(tool);
+    if (!request) return { tool, base, exports, kept: false };
+    const module = moduleKey(request);
+    const key = createHash("sha256").update(JSON.stringify([module, header(tool.sources), exports])).digest("hex");
     for (const file of [`${base}.gen.js`, `${base}.gen.d.ts`]) keys.set(file, key);
     const kept = previous.get(`${base}.gen.js`) === key && previous.get(`${base}.gen.d.ts`) === key;
-    if (kept) untouched.add(`${base}.gen.js`).add(`${base}.gen.d.ts`);
+    if (kept) {
+      untouched.add(`${base}.gen.js`).add(`${base}.gen.d.ts`);
+      cache.keep(module);
+    }
     return { tool, base, exports, kept };
   });
   const toCompile = toolFiles.filter((t) => !t.kept);

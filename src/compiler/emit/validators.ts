@@ -21,7 +21,7 @@ export interface ValidatorModule {
   body: string;
 }
 
-interface Request {
+export interface Request {
   /** Source file, for diagnostics. */
   file: string;
   dialect: Dialect;
@@ -37,6 +37,12 @@ export type Compiled = { module?: ValidatorModule; diagnostics: Diagnostic[] };
 
 /** A tool's validator module; with `onlyCached`, undefined unless the cache has it. */
 export function emitValidator(tool: ToolIR, cache: Cache, onlyCached = false): Compiled | undefined {
+  const { request, diagnostics } = toolRequest(tool);
+  return request ? compileModule(request, cache, onlyCached) : { diagnostics };
+}
+
+/** What a tool's validator module is compiled from, or why it cannot be. */
+export function toolRequest(tool: ToolIR): { request?: Request; diagnostics: Diagnostic[] } {
   const file = tool.sources[0]!;
   const schemas: Request["schemas"] = { input: { schema: tool.wire.inputSchema, at: "/inputSchema" } };
   if (tool.wire.outputSchema) schemas.output = { schema: tool.wire.outputSchema, at: "/outputSchema" };
@@ -53,14 +59,19 @@ export function emitValidator(tool: ToolIR, cache: Cache, onlyCached = false): C
     else diagnostics.push({ file, pointer: pointerJoin("/examples", i, "output"), message: "example has an output but the tool has no outputSchema" });
   });
   if (diagnostics.length) return { diagnostics };
-  return compileModule({ file, dialect: tool.dialect, schemas, examples }, cache, onlyCached);
+  return { request: { file, dialect: tool.dialect, schemas, examples }, diagnostics };
+}
+
+/** The cache key of a module: everything its code depends on. */
+export function moduleKey(request: Request): string {
+  return cacheKey("validator", request.dialect, request.coerce ?? false, request.schemas, request.examples ?? []);
 }
 
 /** One standalone module exporting a validator per schema (cached by content). */
 export function compileModule(request: Request, cache: Cache): Compiled;
 export function compileModule(request: Request, cache: Cache, onlyCached: boolean): Compiled | undefined;
 export function compileModule(request: Request, cache: Cache, onlyCached = false): Compiled | undefined {
-  const key = cacheKey("validator", request.dialect, request.coerce ?? false, request.schemas, request.examples ?? []);
+  const key = moduleKey(request);
   const cached = cache.get(key);
   if (cached !== undefined) return { module: JSON.parse(cached) as ValidatorModule, diagnostics: [] };
   if (onlyCached) return undefined;
