@@ -285,7 +285,9 @@ describe("init: end to end", () => {
     expect(created.stderr).toContain(`mcpgen: created my-server in my-server/ (${FILES.length} files)`);
     expect(created.stderr).toContain("next: cd my-server && npm install && npm run build && npm start");
 
-    expectOk(await run("npm", ["install", "--no-audit", "--no-fund"], dir), "npm install");
+    // --ignore-scripts: installing the `file:` dependency would otherwise run this checkout's `prepare`,
+    // rebuilding dist/ under the other test files running meanwhile (the scaffold has no install scripts).
+    expectOk(await run("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts"], dir), "npm install");
     const handlerBefore = await readFile(handlerFile, "utf8");
     const built = await run("npm", ["run", "build"], dir);
     expectOk(built, "npm run build");
