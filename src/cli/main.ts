@@ -3,7 +3,6 @@ import path from "node:path";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { build, DEFAULTS, DiagnosticError, OutputError, VERSION, type BuildResult, type Counts } from "../compiler/index.js";
 import { rel } from "../compiler/config.js";
-import { init, shellQuote } from "../init/index.js";
 
 const say = (line: string) => process.stderr.write(line + "\n");
 
@@ -46,6 +45,8 @@ export function program(): Command {
     .option("-n, --name <name>", "package and server name, a valid npm package name (default: the folder's name)")
     .option("--mcpgen <spec>", "the new package.json's dependency on mcpgen (default: file:<this mcpgen installation>)")
     .action(async (dir: string, opts: { name?: string; mcpgen?: string }) => {
+      // Loaded here: `build` never needs the scaffold or its templates.
+      const { init, shellQuote } = await import("../init/index.js");
       const created = await init(dir, {
         ...(opts.name === undefined ? {} : { name: opts.name }),
         ...(opts.mcpgen === undefined ? {} : { mcpgen: opts.mcpgen }),

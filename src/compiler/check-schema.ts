@@ -13,6 +13,12 @@ export interface Context {
   report(doc: SourceDoc, pointer: string, message: string): void;
 }
 
+/** The dialect of a schema that `checkSchema` accepted, inside a schema of dialect `parent`. */
+export function dialectOf(schema: unknown, parent: Dialect | undefined): Dialect {
+  const declared = schema !== null && typeof schema === "object" ? (schema as { $schema?: unknown }).$schema : undefined;
+  return (typeof declared === "string" ? DIALECT_URIS[declared] : undefined) ?? parent ?? "2020-12";
+}
+
 /**
  * Checks one JSON Schema: dialect, validity against the dialect's meta-schema, known keywords and formats,
  * supported `$id`/anchors. Returns the dialect, or undefined when the schema is unusable.

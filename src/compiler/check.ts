@@ -7,7 +7,7 @@ import path from "node:path";
 import type { SourceDoc, Sources } from "./load.js";
 import { ajvDiagnostics, type Dialect } from "./ajv.js";
 import { checkPrimitives, type CheckedPrimitives } from "./check-primitives.js";
-import { checkSchema, NAME, type Context } from "./check-schema.js";
+import { checkSchema, dialectOf, NAME, type Context } from "./check-schema.js";
 import { validateFile } from "./meta-validators.js";
 import { pointerJoin, type Diagnostic } from "./diagnostics.js";
 import { BUILTIN_PRESETS, HINT_KEYS, type Hints } from "./meta-schemas.js";
@@ -59,21 +59,40 @@ export interface Checked {
 
 const { server: validateServer, annotations: validateAnnotations, tool: validateTool } = validateFile;
 
-export function check(sources: Sources): { checked: Checked | undefined; diagnostics: Diagnostic[] } {
+/**
+ * What earlier builds learnt: the tool files (by path and content) that passed every check of their own,
+ * which therefore need none again. The named rules across files and the manifest run every time.
+ */
+export interface CheckMemo {
+  passed(doc: SourceDoc): boolean;
+  pass(doc: SourceDoc): void;
+}
+
+export function check(sources: Sources, memo?: CheckMemo): { checked: Checked | undefined; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const ctx: Context = { diagnostics, report: (doc, pointer, message) => diagnostics.push({ file: doc.file, pointer, message }) };
+  const passed = new Set(memo ? sources.tools.filter((doc) => memo.passed(doc)) : []);
 
   const server = checkServer(sources, ctx);
   const defs = sources.defs.flatMap((doc) => {
     const dialect = checkSchema(doc.value, doc, "", undefined, ctx);
     return dialect ? [{ doc, dialect }] : [];
   });
-  const tools = sources.tools.flatMap((doc) => checkToolFile(doc, ctx));
+  const tools = sources.tools.flatMap((doc) => (passed.has(doc) ? [toolFile(doc)] : checkToolFile(doc, ctx)));
   for (const [name, rule] of toolRules) rule(tools, ctx, name);
   const manifest = checkManifest(sources.annotations, tools, sources.tools.map(toolName), ctx);
   const checkedTools = tools.flatMap((t) => {
-    const dialect = checkSchema(t.inputSchema, t.doc, "/inputSchema", undefined, ctx);
-    const outDialect = t.outputSchema === undefined ? dialect : checkSchema(t.outputSchema, t.doc, "/outputSchema", dialect, ctx);
+    let dialect: Dialect | undefined;
+    let outDialect: Dialect | undefined;
+    if (passed.has(t.doc)) {
+      dialect = dialectOf(t.inputSchema, undefined);
+      outDialect = t.outputSchema === undefined ? dialect : dialectOf(t.outputSchema, dialect);
+    } else {
+      const before = diagnostics.length;
+      dialect = checkSchema(t.inputSchema, t.doc, "/inputSchema", undefined, ctx);
+      outDialect = t.outputSchema === undefined ? dialect : checkSchema(t.outputSchema, t.doc, "/outputSchema", dialect, ctx);
+      if (dialect && outDialect && diagnostics.length === before) memo?.pass(t.doc);
+    }
     const hints = manifest.get(t.name);
     return dialect && outDialect && hints ? [{ file: t, dialect, hints }] : [];
   });
@@ -111,7 +130,11 @@ function checkToolFile(doc: SourceDoc, ctx: Context): ToolFile[] {
     );
     return [];
   }
-  return [{ ...(doc.value as Omit<ToolFile, "doc" | "name">), name: toolName(doc), doc }];
+  return [toolFile(doc)];
+}
+
+function toolFile(doc: SourceDoc): ToolFile {
+  return { ...(doc.value as Omit<ToolFile, "doc" | "name">), name: toolName(doc), doc };
 }
 
 /** A tool's name: its `name`, or else its file name without the extension. */

@@ -3,11 +3,12 @@
  * `build()` is the whole pipeline; each stage lives in its own module (see ARCHITECTURE.md).
  */
 import { readFileSync } from "node:fs";
-import { openCache } from "./cache.js";
+import { cacheKey, openCache } from "./cache.js";
+import type { CheckMemo } from "./check.js";
 import { configProblems, resolveConfig, type BuildConfig, type BuildOptions } from "./config.js";
 import { DiagnosticError, type Diagnostic } from "./diagnostics.js";
-import { load } from "./load.js";
-import { inputDigest, lastBuild, saveStamp } from "./stamp.js";
+import { load, type SourceDoc } from "./load.js";
+import { codeDigest, inputDigest, lastBuild, saveStamp } from "./stamp.js";
 import { compareOutput, OutputError, write, type Comparison, type WriteResult } from "./write.js";
 
 export { DiagnosticError, formatDiagnostic, type Diagnostic } from "./diagnostics.js";
@@ -47,11 +48,13 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     import("./ir.js"),
     import("./emit/index.js"),
   ]);
-  const { checked } = sources ? gate(check(sources)) : { checked: undefined };
+  const cache = openCache(config.cacheDir);
+  const checkedKey = (doc: SourceDoc) => cacheKey("checked", codeDigest(), doc.rel, doc.digest);
+  const memo: CheckMemo = { passed: (doc) => cache.get(checkedKey(doc)) !== undefined, pass: (doc) => cache.set(checkedKey(doc), "") };
+  const { checked } = sources ? gate(check(sources, memo)) : { checked: undefined };
   const { normalized } = checked ? gate(normalize(checked)) : { normalized: undefined };
   if (diagnostics.length || !checked || !normalized) throw new DiagnosticError(diagnostics);
   const ir = toIR(checked, normalized);
-  const cache = openCache(config.cacheDir);
   const emitted = gate(await emit(ir, config, cache, VERSION, last?.untouched));
   cache.save(); // what compiled is worth keeping even when an example failed
   if (diagnostics.length) throw new DiagnosticError(diagnostics);
@@ -63,6 +66,6 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     return { mode: "check", config, counts, upToDate, ...comparison };
   }
   const written = write(emitted, config);
-  if (input) saveStamp(config, { input, counts, handlers: [...emitted.stubs.keys()] }, emitted.keys);
+  if (input) saveStamp(config, { input, counts, handlers: [...emitted.stubs.keys()] }, emitted, last?.found);
   return { mode: "write", config, counts, ...written };
 }

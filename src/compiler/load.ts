@@ -17,6 +17,8 @@ export interface SourceDoc {
   /** Path relative to the schemas folder, forward slashes (e.g. `tools/search.json`). */
   rel: string;
   value: unknown;
+  /** SHA-256 of the file's bytes. */
+  digest: string;
 }
 
 export interface Sources {
@@ -54,13 +56,14 @@ export async function load(dir: string, cwd: string): Promise<{ sources: Sources
     const rel = path.relative(abs, file).split(path.sep).join("/");
     const display = toDisplay(cwd, file);
     const text = readFileSync(file, "utf8");
-    digest.update(`${rel}\0${Buffer.byteLength(text)}\0`).update(text);
+    const fileDigest = createHash("sha256").update(text).digest("hex");
+    digest.update(`${rel}\0${fileDigest}\0`);
     const parsed = await parse(text, /\.ya?ml$/i.test(file));
     if ("error" in parsed) {
       diagnostics.push({ file: display, pointer: "", message: parsed.error });
       continue;
     }
-    const doc: SourceDoc = { file: display, url: pathToFileURL(file).href, rel, value: parsed.value };
+    const doc: SourceDoc = { file: display, url: pathToFileURL(file).href, rel, value: parsed.value, digest: fileDigest };
     sources.all.push(doc);
     const base = rel.replace(SCHEMA_FILE, "");
     if (base === "server") sources.server = doc;

@@ -15,6 +15,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { compilerFingerprint } from "./cache.js";
 import type { BuildConfig } from "./config.js";
+import type { Emitted } from "./emit/index.js";
 
 const require = createRequire(import.meta.url);
 
@@ -35,13 +36,14 @@ export interface Stamp {
  * ajv, json-schema-to-typescript), and the rest of the compiler, the templates and the other generators.
  */
 let code: string | undefined;
-function mcpgenDigest(): string {
+export function codeDigest(): string {
   if (code) return code;
   const hash = createHash("sha256").update(compilerFingerprint());
   for (const dir of [path.dirname(fileURLToPath(import.meta.url)), fileURLToPath(new URL("../../templates", import.meta.url))]) {
     for (const file of (readdirSync(dir, { recursive: true }) as string[]).sort()) {
       const full = path.join(dir, file);
-      if (statSync(full).isFile()) hash.update(`${file}\0`).update(readFileSync(full));
+      // Code and templates; not the declarations and source maps tsc writes beside the code.
+      if (!/\.(d\.ts|map)$/.test(file) && statSync(full).isFile()) hash.update(`${file}\0`).update(readFileSync(full));
     }
   }
   for (const pkg of ["handlebars", "yaml", "@hyperjump/uri-template"])
@@ -52,7 +54,7 @@ function mcpgenDigest(): string {
 /** The digest of a build's whole input. */
 export function inputDigest(schemas: string, config: BuildConfig): string {
   return createHash("sha256")
-    .update(JSON.stringify([schemas, config.schemasDir, config.outDir, config.handlersDir, mcpgenDigest()]))
+    .update(JSON.stringify([schemas, config.schemasDir, config.outDir, config.handlersDir, codeDigest()]))
     .digest("hex");
 }
 
@@ -64,17 +66,19 @@ export interface LastBuild {
   upToDate: Stamp | undefined;
   /** Keys of the output files untouched since the last build, by path (empty under another mcpgen). */
   untouched: Map<string, string>;
+  /** Size and mtime of the output files as this build found them. */
+  found: Map<string, [size: number, mtimeMs: number]>;
 }
 
 /** What the last build into this output folder left, as far as it still holds. */
 export function lastBuild(config: BuildConfig, input: string): LastBuild {
-  const none: LastBuild = { upToDate: undefined, untouched: new Map() };
+  const none: LastBuild = { upToDate: undefined, untouched: new Map(), found: new Map() };
   if (!config.cacheDir || config.check) return none;
   let stamp: Stamp;
   let onDisk: Map<string, [size: number, mtimeMs: number]>;
   try {
     stamp = JSON.parse(readFileSync(stampFile(config), "utf8")) as Stamp;
-    if (stamp.code !== mcpgenDigest()) return none;
+    if (stamp.code !== codeDigest()) return none;
     onDisk = new Map(outputsOf(config.outDir).map(([file, size, mtimeMs]) => [file, [size, mtimeMs]]));
   } catch {
     return none;
@@ -85,18 +89,31 @@ export function lastBuild(config: BuildConfig, input: string): LastBuild {
     if (now && now[0] === size && now[1] === mtimeMs) untouched.set(file, key);
   }
   const same = stamp.input === input && untouched.size === stamp.outputs.length && onDisk.size === untouched.size;
-  return { upToDate: same && stamp.handlers.every((file) => existsSync(file)) ? stamp : undefined, untouched };
+  return { upToDate: same && stamp.handlers.every((file) => existsSync(file)) ? stamp : undefined, untouched, found: onDisk };
 }
 
-/** Records a build that wrote `config.outDir`; `keys` by output file, as emit made them. */
-export function saveStamp(config: BuildConfig, stamp: Omit<Stamp, "code" | "outputs">, keys: ReadonlyMap<string, string>): void {
+/**
+ * Records a build that wrote `config.outDir`: `emitted` says what is there now (and the keys emit made
+ * the files from). Files kept untouched are as `found` before the build (write hard-links or leaves them),
+ * so only the others are looked at again.
+ */
+export function saveStamp(
+  config: BuildConfig,
+  stamp: Omit<Stamp, "code" | "outputs">,
+  emitted: Pick<Emitted, "files" | "untouched" | "keys">,
+  found: LastBuild["found"] = new Map(),
+): void {
   if (!config.cacheDir || config.check) return;
   const file = stampFile(config);
   const temp = `${file}.${process.pid}`;
   try {
     mkdirSync(config.cacheDir, { recursive: true });
-    const outputs = outputsOf(config.outDir).map(([f, size, mtimeMs]) => [f, size, mtimeMs, keys.get(f) ?? ""]);
-    writeFileSync(temp, JSON.stringify({ ...stamp, code: mcpgenDigest(), outputs }));
+    const outputs = [...emitted.files.keys(), ...emitted.untouched].sort().map((f) => {
+      const known = emitted.untouched.has(f) ? found.get(f) : undefined;
+      const { size, mtimeMs } = known ? { size: known[0], mtimeMs: known[1] } : statSync(path.join(config.outDir, f));
+      return [f, size, mtimeMs, emitted.keys.get(f) ?? ""];
+    });
+    writeFileSync(temp, JSON.stringify({ ...stamp, code: codeDigest(), outputs }));
     renameSync(temp, file);
   } catch {
     rmSync(temp, { force: true }); // only speed is lost

@@ -1,4 +1,4 @@
-// The no-op short cut (src/compiler/stamp.ts): taken only when the input and the output are exactly what
+// Incremental builds: the no-op short cut (src/compiler/stamp.ts), taken only when the input and the output are exactly what
 // the last build left. Each test proves the short cut was taken by planting a marker in the stamp's counts
 // (a full build reports the real counts), then changes one thing and expects a full build.
 import { appendFile, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
@@ -119,5 +119,27 @@ describe("files untouched since the last build", () => {
     await rm(path.join(dir, "generated"), { recursive: true });
     await build({ cwd: dir, cache: false });
     expect(incremental).toEqual(await readTree(path.join(dir, "generated")));
+  });
+});
+
+describe("tool files that passed their own checks before", () => {
+  beforeEach(async () => {
+    ({ dir } = await buildFixture("refs", { cache: true }));
+  });
+
+  it("are not checked again, but the rules across files still run on them", async () => {
+    // A copy of pay.json under another file name, claiming pay's name: each file is fine on its own.
+    const pay = JSON.parse(await readFile(path.join(dir, "schemas/tools/pay.json"), "utf8")) as Record<string, unknown>;
+    await writeFile(path.join(dir, "schemas/tools/pay-again.json"), JSON.stringify({ ...pay, name: "pay" }));
+    await expect(rebuild()).rejects.toThrow(`duplicate tool name "pay"`);
+  });
+
+  it("are checked again when their content changes", async () => {
+    const file = path.join(dir, "schemas/tools/ship.json");
+    const ship = JSON.parse(await readFile(file, "utf8")) as { inputSchema: Record<string, unknown> };
+    await writeFile(file, JSON.stringify({ ...ship, inputSchema: { ...ship.inputSchema, reqired: ["x"] } }));
+    await expect(rebuild()).rejects.toThrow('unknown keyword "reqired"');
+    await writeFile(file, JSON.stringify(ship)); // back as it was: remembered, and fine
+    expect((await rebuild()).tools).toBe(3);
   });
 });
