@@ -3,7 +3,7 @@
  * (spawned by bench/build.mjs --profile). argv: <mode> <project dir> [cache]. Modes:
  *   pipeline    import each stage module, then load → check → normalize → toIR → emit → write, each timed;
  *               with `cache`, the cache is on (for a no-op rebuild), otherwise off
- *   emit-parts  load..toIR untimed, then emit taken apart: every tool's validators (emitValidator), of those
+ *   emit-parts  load..toIR untimed, then emit taken apart: every tool's validators (compileModule), of those
  *               the cost of getting an emptied Ajv instance alone, the types (emitTypeUnit), and emit() again
  *               with everything served from an in-memory cache (= rendering, hashing and cache reads)
  * Prints one JSON line.
@@ -62,8 +62,8 @@ if (mode === "pipeline") {
   const ir = await front(false);
   const memory = new Map();
   const cache = { get: (k) => memory.get(k), set: (k, v) => void memory.set(k, v), keep: () => {} };
-  await time("validators: emitValidator for every tool", () => {
-    for (const tool of ir.tools) gate(tool.name, imports.validators.emitValidator(tool, cache));
+  await time("validators: compileModule for every tool", () => {
+    for (const tool of ir.tools) gate(tool.name, imports.validators.compileModule(imports.validators.toolRequest(tool).request, cache));
   });
   await time("  of which: an emptied Ajv instance per tool", () => {
     for (const tool of ir.tools) imports.ajv.createAjv(tool.dialect);

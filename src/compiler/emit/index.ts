@@ -13,10 +13,13 @@ import path from "node:path";
 import type { Cache } from "../cache.js";
 import { rel, type BuildConfig } from "../config.js";
 import type { Diagnostic } from "../diagnostics.js";
-import type { ServerIR } from "../ir.js";
+import type { ServerIR, ToolIR } from "../ir.js";
 import { compileAll } from "./parallel.js";
-import { compileModule, moduleKey, toolRequest, type ValidatorModule } from "./validators.js";
+import { compileModule, moduleKey, toolRequest, type Request, type ValidatorModule } from "./validators.js";
 import { jsonLiteral, render } from "./render.js";
+
+/** A named export of a validator module, with its doc comment. */
+type Export = { name: string; doc: string };
 
 export interface Emitted {
   /** Output-folder files by path relative to it (forward slashes), sorted. */
@@ -51,29 +54,30 @@ export async function emit(
     return r.startsWith(".") ? r : "./" + r;
   };
 
-  const validatorFile = (base: string, subject: string, module: ValidatorModule, exports: { name: string; doc: string }[], sources: string[]) => {
+  const validatorFile = (base: string, subject: string, module: ValidatorModule, exports: Export[], sources: string[]) => {
     const view = { ...header(sources), subject, exports };
     files.set(`${base}.gen.js`, render("validator.gen.js", { ...view, imports: module.imports, body: { code: module.body } }));
     files.set(`${base}.gen.d.ts`, render("validator.gen.d.ts", view));
   };
-  const toolFiles = ir.tools.map((tool) => {
-    const exports = [{ name: "input", doc: `the arguments of tool ${tool.name}` }];
+  // Per tool: what its validator module is made from, the module's cache key, and the key of its two
+  // files; tools whose files are kept as the last build left them go no further.
+  const toCompile: { tool: ToolIR; base: string; exports: Export[]; request: Request; key: string }[] = [];
+  for (const tool of ir.tools) {
+    const { request, diagnostics: found } = toolRequest(tool);
+    diagnostics.push(...found);
+    if (!request) continue;
+    const exports: Export[] = [{ name: "input", doc: `the arguments of tool ${tool.name}` }];
     if (tool.outputType) exports.push({ name: "output", doc: `the structured output of tool ${tool.name}` });
     const base = `validators/${tool.name}`;
-    const { request } = toolRequest(tool);
-    if (!request) return { tool, base, exports, kept: false };
-    const module = moduleKey(request);
-    const key = createHash("sha256").update(JSON.stringify([module, header(tool.sources), exports])).digest("hex");
-    for (const file of [`${base}.gen.js`, `${base}.gen.d.ts`]) keys.set(file, key);
-    const kept = previous.get(`${base}.gen.js`) === key && previous.get(`${base}.gen.d.ts`) === key;
-    if (kept) {
+    const key = moduleKey(request);
+    const filesKey = createHash("sha256").update(JSON.stringify([key, header(tool.sources), exports])).digest("hex");
+    for (const file of [`${base}.gen.js`, `${base}.gen.d.ts`]) keys.set(file, filesKey);
+    if (previous.get(`${base}.gen.js`) === filesKey && previous.get(`${base}.gen.d.ts`) === filesKey) {
       untouched.add(`${base}.gen.js`).add(`${base}.gen.d.ts`);
-      cache.keep(module);
-    }
-    return { tool, base, exports, kept };
-  });
-  const toCompile = toolFiles.filter((t) => !t.kept);
-  const compiled = await compileAll({ tools: toCompile.map((t) => t.tool), units: ir.typeUnits }, cache, config.jobs);
+      cache.keep(key);
+    } else toCompile.push({ tool, base, exports, request, key });
+  }
+  const compiled = await compileAll({ modules: toCompile.map(({ request, key }) => ({ request, key })), units: ir.typeUnits }, cache, config.jobs);
   for (const [i, { tool, base, exports }] of toCompile.entries()) {
     const { module, diagnostics: found } = compiled.validators[i]!;
     diagnostics.push(...found);

@@ -6,14 +6,14 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { MemoryCache, type Cache } from "../cache.js";
-import type { ToolIR } from "../ir.js";
 import type { TypeUnit } from "../normalize.js";
 import type { Code } from "./render.js";
 import { emitTypeUnit } from "./types.js";
-import { emitValidator, type Compiled as CompiledModule } from "./validators.js";
+import { compileModule, type Compiled as CompiledModule, type Request } from "./validators.js";
 
 export interface Batch {
-  tools: ToolIR[];
+  /** Validator modules to compile, each with its cache key. */
+  modules: { request: Request; key: string }[];
   units: TypeUnit[];
 }
 
@@ -42,9 +42,9 @@ const PARALLEL_FROM = 200;
  */
 const defaultThreads = () => Math.max(1, Math.min(availableParallelism() - 1, 4));
 
-export async function compileBatch({ tools, units }: Batch, cache: Cache): Promise<Compiled> {
+export async function compileBatch({ modules, units }: Batch, cache: Cache): Promise<Compiled> {
   return {
-    validators: tools.map((tool) => emitValidator(tool, cache)!),
+    validators: modules.map(({ request, key }) => compileModule(request, cache, false, key)),
     types: await Promise.all(units.map(async (unit) => (await emitTypeUnit(unit, cache))!)),
   };
 }
@@ -54,31 +54,31 @@ export async function compileBatch({ tools, units }: Batch, cache: Cache): Promi
  * (or on `jobs` threads when given).
  */
 export async function compileAll(batch: Batch, cache: Cache, jobs?: number): Promise<Compiled> {
-  const validators = batch.tools.map((tool) => emitValidator(tool, cache, true));
+  const validators = batch.modules.map(({ request, key }) => compileModule(request, cache, true, key));
   const types = await Promise.all(batch.units.map((unit) => emitTypeUnit(unit, cache, true)));
   const missing = (list: unknown[]) => list.flatMap((v, i) => (v === undefined ? [i] : []));
   const [toolMisses, unitMisses] = [missing(validators), missing(types)];
-  const fresh = await compileMisses({ tools: toolMisses.map((i) => batch.tools[i]!), units: unitMisses.map((i) => batch.units[i]!) }, cache, jobs);
+  const fresh = await compileMisses({ modules: toolMisses.map((i) => batch.modules[i]!), units: unitMisses.map((i) => batch.units[i]!) }, cache, jobs);
   toolMisses.forEach((i, j) => (validators[i] = fresh.validators[j]));
   unitMisses.forEach((i, j) => (types[i] = fresh.types[j]));
   return { validators: validators as CompiledModule[], types: types as Code[] };
 }
 
 async function compileMisses(batch: Batch, cache: Cache, jobs: number | undefined): Promise<Compiled> {
-  const work = batch.tools.length + batch.units.length;
+  const work = batch.modules.length + batch.units.length;
   const threads = Math.min(jobs ?? (work < PARALLEL_FROM ? 1 : defaultThreads()), work);
   if (threads < 2) return compileBatch(batch, cache);
   // Round-robin shares balance large and small schemas; the main thread takes share 0.
   const share = <T>(list: T[], i: number) => list.filter((_, j) => j % threads === i);
   const parts = await Promise.all(
     Array.from({ length: threads }, (_, i) => {
-      const part: Batch = { tools: share(batch.tools, i), units: share(batch.units, i) };
+      const part: Batch = { modules: share(batch.modules, i), units: share(batch.units, i) };
       return i === 0 ? compileBatch(part, cache) : inWorker(part, cache);
     }),
   );
   const merge = <T>(pick: (c: Compiled) => T[], length: number) =>
     Array.from({ length }, (_, j) => pick(parts[j % threads]!)[Math.floor(j / threads)]!);
-  return { validators: merge((c) => c.validators, batch.tools.length), types: merge((c) => c.types, batch.units.length) };
+  return { validators: merge((c) => c.validators, batch.modules.length), types: merge((c) => c.types, batch.units.length) };
 }
 
 /** Compiles `batch` on a worker thread; the entries it made go into `cache`. */

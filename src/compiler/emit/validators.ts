@@ -35,12 +35,6 @@ export interface Request {
 
 export type Compiled = { module?: ValidatorModule; diagnostics: Diagnostic[] };
 
-/** A tool's validator module; with `onlyCached`, undefined unless the cache has it. */
-export function emitValidator(tool: ToolIR, cache: Cache, onlyCached = false): Compiled | undefined {
-  const { request, diagnostics } = toolRequest(tool);
-  return request ? compileModule(request, cache, onlyCached) : { diagnostics };
-}
-
 /** What a tool's validator module is compiled from, or why it cannot be. */
 export function toolRequest(tool: ToolIR): { request?: Request; diagnostics: Diagnostic[] } {
   const file = tool.sources[0]!;
@@ -67,11 +61,13 @@ export function moduleKey(request: Request): string {
   return cacheKey("validator", request.dialect, request.coerce ?? false, request.schemas, request.examples ?? []);
 }
 
-/** One standalone module exporting a validator per schema (cached by content). */
-export function compileModule(request: Request, cache: Cache): Compiled;
-export function compileModule(request: Request, cache: Cache, onlyCached: boolean): Compiled | undefined;
-export function compileModule(request: Request, cache: Cache, onlyCached = false): Compiled | undefined {
-  const key = moduleKey(request);
+/**
+ * One standalone module exporting a validator per schema, cached by content (`key`, when the caller
+ * already has it); with `onlyCached`, undefined unless the cache has it.
+ */
+export function compileModule(request: Request, cache: Cache, onlyCached?: false, key?: string): Compiled;
+export function compileModule(request: Request, cache: Cache, onlyCached: boolean, key?: string): Compiled | undefined;
+export function compileModule(request: Request, cache: Cache, onlyCached = false, key = moduleKey(request)): Compiled | undefined {
   const cached = cache.get(key);
   if (cached !== undefined) return { module: JSON.parse(cached) as ValidatorModule, diagnostics: [] };
   if (onlyCached) return undefined;
