@@ -1,6 +1,7 @@
 /**
  * The MCP spec JSON Schemas as a test oracle: every message the server emits is checked against the schema
- * of the protocol version in force. Read from ../shared/mcp-spec (next to the repo), never copied in.
+ * of the protocol version in force. Read from ../shared/mcp-spec (next to the repo, or MCP_SPEC_DIR), never
+ * copied in.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -16,7 +17,8 @@ const Ajv2020 = Ajv2020Module.default;
 const addFormats = addFormatsModule.default;
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
-export const SPEC_DIR = resolve(REPO_ROOT, "../shared/mcp-spec");
+/** ../shared/mcp-spec beside the repository, unless MCP_SPEC_DIR says where (`.ci/run` sets it). */
+export const SPEC_DIR = process.env.MCP_SPEC_DIR ? resolve(process.env.MCP_SPEC_DIR) : resolve(REPO_ROOT, "../shared/mcp-spec");
 
 export const SPEC_VERSIONS = ["2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"] as const;
 export type SpecVersion = (typeof SPEC_VERSIONS)[number];
@@ -72,7 +74,7 @@ function schemas(version: SpecVersion): VersionSchemas {
   const file = resolve(SPEC_DIR, `${version}.schema.json`);
   if (!existsSync(file)) {
     throw new Error(
-      `MCP spec schema ${file} is missing. The tests validate every server message against ../shared/mcp-spec/<version>.schema.json next to the repository; restore that folder.`,
+      `MCP spec schema ${file} is missing. The tests validate every server message against ../shared/mcp-spec/<version>.schema.json next to the repository (or in MCP_SPEC_DIR); restore that folder.`,
     );
   }
   const schema = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
