@@ -250,11 +250,11 @@ function child(script, argv, { cwd, nodeArgs = [] }) {
   return { ...JSON.parse(r.stdout.trim().split("\n").at(-1)), wallMs };
 }
 
-/** The generated validators import ajv's runtime and ajv-formats: make them resolvable from the temp dir. */
+/** The generated validators import the runtime's helpers: make @mcpgen/runtime resolvable from the temp dir. */
 function linkRuntimeDependencies(dir) {
   const require = createRequire(import.meta.url);
-  mkdirSync(path.join(dir, "node_modules"), { recursive: true });
-  for (const pkg of ["ajv", "ajv-formats"]) symlinkSync(path.dirname(require.resolve(`${pkg}/package.json`)), path.join(dir, "node_modules", pkg), "dir");
+  mkdirSync(path.join(dir, "node_modules", "@mcpgen"), { recursive: true });
+  symlinkSync(path.dirname(require.resolve("@mcpgen/runtime/package.json")), path.join(dir, "node_modules", "@mcpgen", "runtime"), "dir");
 }
 
 let typescript;

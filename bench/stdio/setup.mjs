@@ -1,7 +1,7 @@
 /**
  * Builds what the stdio benchmark serves, in a temp folder (the repository's own generated/ and build/ are not
- * touched). The folder's node_modules is a link to the repository's, so `mcpgen/runtime` is this checkout's
- * dist/ and the SDKs are the installed dev dependencies.
+ * touched). The folder's node_modules is a link to the repository's, so `@mcpgen/runtime` is this checkout's
+ * packages/runtime/dist/ and the SDKs are the installed dev dependencies.
  *   example/    a copy of schemas/ and src/handlers/, built with `mcpgen build` (bin/mcpgen.js) and compiled
  *               with `tsc` (tsconfig.base.json, as tsconfig.example.json does): the repository's example server
  *   tools100/   the seeded 100-tool fixture of bench/lib/fixtures.mjs with every tool listed, built with

@@ -43,14 +43,22 @@ export function program(): Command {
     .description("scaffold a new server project: package.json, tsconfig, schemas/ with an example tool, handlers")
     .argument("<dir>", "folder to create (must not exist or be empty)")
     .option("-n, --name <name>", "package and server name, a valid npm package name (default: the folder's name)")
-    .option("--mcpgen <spec>", "the new package.json's dependency on mcpgen (default: file:<this mcpgen installation>)")
-    .action(async (dir: string, opts: { name?: string; mcpgen?: string }) => {
+    .option("--mcp-name <name>", "the MCP Registry name (package.json mcpName), reverse-DNS namespace/name (default: io.github.<scope or your-github-user>/<name>)")
+    .option("--runtime <spec>", "the new package.json's dependency on @mcpgen/runtime (default: a tarball of this installation's runtime in vendor/)")
+    .option("--mcpgen <spec>", "the new package.json's devDependency on mcpgen (default: a tarball of this installation in vendor/)")
+    .action(async (dir: string, opts: { name?: string; mcpName?: string; runtime?: string; mcpgen?: string }) => {
       // Loaded here: `build` never needs the scaffold or its templates.
       const { init, shellQuote } = await import("../init/index.js");
-      const created = await init(dir, {
-        ...(opts.name === undefined ? {} : { name: opts.name }),
-        ...(opts.mcpgen === undefined ? {} : { mcpgen: opts.mcpgen }),
-      });
+      const created = await init(
+        dir,
+        {
+          ...(opts.name === undefined ? {} : { name: opts.name }),
+          ...(opts.mcpName === undefined ? {} : { mcpName: opts.mcpName }),
+          ...(opts.runtime === undefined ? {} : { runtime: opts.runtime }),
+          ...(opts.mcpgen === undefined ? {} : { mcpgen: opts.mcpgen }),
+        },
+        (message) => say(`mcpgen: ${message}`),
+      );
       const shown = path.relative(process.cwd(), created.dir) || ".";
       say(`mcpgen: created ${created.name} in ${shown}/ (${created.files.length} files)`);
       for (const f of created.files) say(`  ${f}`);

@@ -2,8 +2,8 @@
  * IR: one typed description of the whole server, the only thing emitters see. In: `Checked` +
  * `Normalized`. Out: `ServerIR`, with every name, order and wire payload decided.
  */
-import type { ResourceContents } from "../runtime/handler.js";
-import type { WirePrompt, WireResource, WireResourceTemplate, WireTool } from "../runtime/registry.js";
+import type { ResourceContents } from "@mcpgen/runtime";
+import type { WirePrompt, WireResource, WireResourceTemplate, WireTool } from "@mcpgen/runtime";
 import type { Completions, NormalizedPrimitives } from "./normalize-primitives.js";
 import type { SchemaNode } from "./schema-walk.js";
 import type { Dialect } from "./ajv.js";

@@ -1,5 +1,5 @@
 // Handler for tool fetch_page_title. This file is yours: mcpgen created it once and never overwrites it.
-import { ToolError } from "mcpgen/runtime";
+import { ToolError } from "@mcpgen/runtime";
 import type { FetchPageTitleHandler } from "../../generated/handlers.gen.js";
 
 /** Downloads a page (following redirects, 10 s at most) and returns its <title> text. */

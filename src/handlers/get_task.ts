@@ -1,5 +1,5 @@
 // Handler for tool get_task. This file is yours: mcpgen created it once and never overwrites it.
-import { ToolError } from "mcpgen/runtime";
+import { ToolError } from "@mcpgen/runtime";
 import type { GetTaskHandler } from "../../generated/handlers.gen.js";
 import { getTask } from "./lib/store.js";
 

@@ -1,9 +1,10 @@
 /**
  * `mcpgen init` options, resolved here in one place into one fully-defaulted config: the target folder,
- * the package name (checked against npm's rules) and the dependency ranges the new project starts with.
+ * the package name (checked against npm's rules), its MCP Registry name and the dependencies the new
+ * project starts with (and which of them it gets as tarballs in its own vendor/ folder).
  */
 import { readFileSync } from "node:fs";
-import { builtinModules } from "node:module";
+import { builtinModules, createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { OutputError } from "../compiler/write.js";
@@ -11,21 +12,39 @@ import { OutputError } from "../compiler/write.js";
 export interface InitOptions {
   /** Package and server name (default: the folder's name). Must be a valid npm package name. */
   name?: string;
-  /** How the new project depends on mcpgen (default: see `defaultMcpgenSpec`). */
+  /** The MCP Registry name (`mcpName`), reverse-DNS `namespace/name` (default: see `defaultMcpName`). */
+  mcpName?: string;
+  /** How the new project depends on mcpgen, a devDependency (default: see `RUNTIME_PACKAGE`'s note). */
   mcpgen?: string;
+  /** How the new project depends on the runtime, its one dependency (default: likewise). */
+  runtime?: string;
   /** Folder that a relative `dir` is resolved against (default `process.cwd()`). */
   cwd?: string;
+}
+
+/** A package the new project gets as a tarball in `vendor/`, packed from this installation. */
+export interface VendoredPackage {
+  name: string;
+  /** The installed package folder `npm pack` packs. */
+  from: string;
+  /** Its tarball, relative to the project (forward slashes): what the dependency's `file:` points at. */
+  file: string;
 }
 
 export interface InitConfig {
   /** The folder to create, absolute. */
   dir: string;
   name: string;
+  /** The command the package installs (`bin`): the name without its scope. */
+  bin: string;
+  mcpName: string;
   /** The version the new package and its server start at. */
   version: string;
-  /** Dependency ranges of the new package.json. */
-  dependencies: { mcpgen: string; ajv: string; ajvFormats: string };
-  devDependencies: { typescript: string; typesNode: string };
+  /** Dependency specs of the new package.json. */
+  dependencies: { runtime: string };
+  devDependencies: { mcpgen: string; typescript: string; typesNode: string };
+  /** Packed into `vendor/`; when the runtime is among them the package bundles it, so its tarball is whole. */
+  vendor: VendoredPackage[];
   /** The Node.js versions the new package supports: mcpgen's own `engines.node`. */
   node: string;
 }
@@ -39,6 +58,7 @@ export class InitError extends OutputError {
 }
 
 interface PackageJson {
+  name: string;
   version: string;
   engines?: Record<string, string>;
   dependencies?: Record<string, string>;
@@ -49,21 +69,16 @@ interface PackageJson {
 export const MCPGEN_ROOT = fileURLToPath(new URL("../../", import.meta.url)).replace(/[\\/]+$/, "");
 const MCPGEN = JSON.parse(readFileSync(path.join(MCPGEN_ROOT, "package.json"), "utf8")) as PackageJson;
 
-/**
- * Flip to `true` when mcpgen is published: from then on a scaffold made by an mcpgen installed from the
- * registry (one inside a `node_modules` folder, e.g. run by `npx mcpgen init`) depends on `^<version>`.
- */
-export const PUBLISHED = false;
+/** What a generated server imports at run time: its only dependency. */
+export const RUNTIME_PACKAGE = "@mcpgen/runtime";
 
 /**
- * mcpgen is not on the registry yet, so a new project depends on the installation that created it, as a
- * `file:` dependency on its root (npm links it). Once published, installations from the registry use a
- * version range instead; a checkout keeps the `file:` link.
+ * Flip to `true` when mcpgen and its runtime are published: new projects then depend on `^<version>` of
+ * both. Until then a new project gets both as tarballs packed from this installation into its `vendor/`
+ * folder (`file:vendor/…`, relative, so the project works wherever it is copied or cloned), and bundles
+ * the runtime, so the package it publishes installs from its own tarball alone.
  */
-export function defaultMcpgenSpec(root: string = MCPGEN_ROOT, version: string = MCPGEN.version, published: boolean = PUBLISHED): string {
-  const fromRegistry = published && root.split(/[\\/]/).includes("node_modules");
-  return fromRegistry ? `^${version}` : `file:${root.split(path.sep).join("/")}`;
-}
+export const PUBLISHED = false;
 
 export function resolveInitConfig(dir: string, options: InitOptions = {}): InitConfig {
   const target = path.resolve(options.cwd ?? process.cwd(), dir);
@@ -74,22 +89,58 @@ export function resolveInitConfig(dir: string, options: InitOptions = {}): InitC
       `${JSON.stringify(name)} is not a valid npm package name: ${problem}; ` +
         (options.name === undefined ? "choose one with --name" : "choose another"),
     );
+  const mcpName = options.mcpName ?? defaultMcpName(name);
+  if (!MCP_NAME.test(mcpName))
+    throw new InitError(`${JSON.stringify(mcpName)} is not an MCP Registry name: use reverse-DNS namespace/name, e.g. io.github.<user>/<server>`);
+  const vendor: VendoredPackage[] = [];
+  const spec = (packageName: string, given: string | undefined, root: () => string): string => {
+    if (given !== undefined) return given;
+    if (PUBLISHED) return `^${MCPGEN.version}`;
+    const from = root();
+    const { version } = JSON.parse(readFileSync(path.join(from, "package.json"), "utf8")) as PackageJson;
+    const file = `vendor/${tarballName(packageName, version)}`;
+    vendor.push({ name: packageName, from, file });
+    return `file:${file}`;
+  };
   return {
     dir: target,
     name,
+    bin: name.replace(/^@[^/]+\//, ""),
+    mcpName,
     version: "0.1.0",
-    dependencies: {
-      mcpgen: options.mcpgen ?? defaultMcpgenSpec(),
-      // The generated validators import ajv's runtime helpers and ajv-formats' formats themselves.
-      ajv: declared("dependencies", "ajv"),
-      ajvFormats: declared("dependencies", "ajv-formats"),
-    },
+    dependencies: { runtime: spec(RUNTIME_PACKAGE, options.runtime, runtimeRoot) },
     devDependencies: {
+      mcpgen: spec(MCPGEN.name, options.mcpgen, () => MCPGEN_ROOT),
       typescript: declared("devDependencies", "typescript"),
       typesNode: declared("devDependencies", "@types/node"),
     },
+    vendor,
     node: MCPGEN.engines?.["node"] ?? ">=20",
   };
+}
+
+/** The MCP Registry's server name: a reverse-DNS namespace, a slash, a name. */
+const MCP_NAME = /^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/;
+
+/**
+ * `io.github.<scope>/<name>` for a scoped package, else `io.github.<user>/<name>` with a placeholder user:
+ * the registry checks the namespace against the publisher's GitHub account, which only the author knows.
+ */
+export function defaultMcpName(name: string): string {
+  const scoped = SCOPED.exec(name);
+  return scoped ? `io.github.${scoped[1]}/${scoped[2]}` : `io.github.your-github-user/${name}`;
+}
+
+/** The file `npm pack` writes for a package: `@scope/name` → `scope-name-<version>.tgz`. */
+export const tarballName = (name: string, version: string): string => `${name.replace(/^@/, "").replace("/", "-")}-${version}.tgz`;
+
+/** The folder of the runtime package this mcpgen resolves: the workspace in a checkout, else node_modules. */
+function runtimeRoot(): string {
+  try {
+    return path.dirname(createRequire(import.meta.url).resolve(`${RUNTIME_PACKAGE}/package.json`));
+  } catch {
+    throw new InitError(`${RUNTIME_PACKAGE} is not installed beside this mcpgen, so it cannot be packed into the new project: install it, or pass --runtime <spec>`);
+  }
 }
 
 /** The range mcpgen's own package.json declares for `name`: the versions mcpgen is built and tested with. */

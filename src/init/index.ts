@@ -4,12 +4,28 @@
  * tool's implemented handler in `src/handlers/`. Reads like its steps: resolve the options → make sure
  * the folder is new or empty → render the files → write them (never overwriting anything).
  */
-import { mkdir, readdir, writeFile } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import { constants } from "node:fs";
+import { copyFile, mkdir, mkdtemp, readdir, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
-import { InitError, resolveInitConfig, type InitOptions } from "./config.js";
+import { promisify } from "node:util";
+import { InitError, resolveInitConfig, type InitOptions, type VendoredPackage } from "./config.js";
 import { scaffold } from "./scaffold.js";
 
-export { defaultMcpgenSpec, InitError, MCPGEN_ROOT, packageNameProblem, resolveInitConfig, type InitConfig, type InitOptions } from "./config.js";
+export {
+  defaultMcpName,
+  InitError,
+  MCPGEN_ROOT,
+  packageNameProblem,
+  PUBLISHED,
+  resolveInitConfig,
+  RUNTIME_PACKAGE,
+  tarballName,
+  type InitConfig,
+  type InitOptions,
+  type VendoredPackage,
+} from "./config.js";
 export { EXAMPLE_TOOL, SCAFFOLD, scaffold, scaffoldView, type ScaffoldView } from "./scaffold.js";
 
 export interface InitResult {
@@ -21,13 +37,49 @@ export interface InitResult {
   files: string[];
 }
 
-/** Creates a new project in `dir`. Throws `InitError` if `dir` is not empty or the name is not valid. */
-export async function init(dir: string, options: InitOptions = {}): Promise<InitResult> {
+/**
+ * Creates a new project in `dir`. Throws `InitError` if `dir` is not empty or the name is not valid.
+ * `progress` hears of the slow step, packing the vendored packages.
+ */
+export async function init(dir: string, options: InitOptions = {}, progress: (message: string) => void = () => {}): Promise<InitResult> {
   const config = resolveInitConfig(dir, options);
   await assertNewOrEmpty(config.dir);
+  const tarballs = await Promise.all(config.vendor.map((pkg) => packed(pkg, progress)));
   const files = scaffold(config);
   await writeNew(config.dir, files);
-  return { dir: config.dir, name: config.name, files: [...files.keys()] };
+  for (const [i, pkg] of config.vendor.entries()) {
+    const target = path.join(config.dir, ...pkg.file.split("/"));
+    await mkdir(path.dirname(target), { recursive: true });
+    await copyFile(tarballs[i]!, target, constants.COPYFILE_EXCL);
+  }
+  return { dir: config.dir, name: config.name, files: [...files.keys(), ...config.vendor.map((pkg) => pkg.file)].sort() };
+}
+
+const packs = new Map<string, Promise<string>>();
+
+/** `npm pack` of a vendored package, once per process, into a temporary folder: the tarball's path. */
+function packed(pkg: VendoredPackage, progress: (message: string) => void): Promise<string> {
+  let tarball = packs.get(pkg.from);
+  if (!tarball) {
+    progress(`packing ${pkg.name} from ${pkg.from}`);
+    tarball = pack(pkg);
+    packs.set(pkg.from, tarball);
+    tarball.catch(() => packs.delete(pkg.from));
+  }
+  return tarball;
+}
+
+async function pack(pkg: VendoredPackage): Promise<string> {
+  const destination = await mkdtemp(path.join(tmpdir(), "mcpgen-pack-"));
+  // --ignore-scripts: an installation is already built; packing must not rebuild (or need the sources of) it.
+  const args = ["pack", pkg.from, "--pack-destination", destination, "--ignore-scripts", "--json", "--silent"];
+  try {
+    const { stdout } = await promisify(execFile)(process.platform === "win32" ? "npm.cmd" : "npm", args, { shell: process.platform === "win32" });
+    const [{ filename }] = JSON.parse(stdout) as [{ filename: string }];
+    return path.join(destination, filename);
+  } catch (error) {
+    throw new InitError(`could not pack ${pkg.name} from ${pkg.from} with npm: ${(error as Error).message.trim()}`);
+  }
 }
 
 async function assertNewOrEmpty(dir: string): Promise<void> {

@@ -4,7 +4,7 @@
  */
 import { render } from "../compiler/emit/render.js";
 import { typeName } from "../compiler/names.js";
-import type { InitConfig } from "./config.js";
+import { RUNTIME_PACKAGE, type InitConfig } from "./config.js";
 
 /** The example tool every new project starts with. */
 export const EXAMPLE_TOOL = "word_count";
@@ -29,11 +29,15 @@ export interface ScaffoldView {
   description: string;
   serverDescription: string;
   instructions: string;
+  bin: string;
+  mcpName: string;
   node: string;
   dependencies: InitConfig["dependencies"];
   devDependencies: InitConfig["devDependencies"];
-  /** mcpgen comes from a `file:` link to an installation, not from the registry. */
-  mcpgenLinked: boolean;
+  /** The runtime comes as a tarball in vendor/: the package bundles it (`bundleDependencies`). */
+  bundleRuntime: boolean;
+  /** The tarballs in vendor/, if any. */
+  vendored: string[];
   tool: {
     name: string;
     /** The handler type `mcpgen build` emits into generated/handlers.gen.ts for this tool. */
@@ -52,10 +56,13 @@ export function scaffoldView(config: InitConfig): ScaffoldView {
     description: "An MCP server built with mcpgen: tools described as JSON Schema, handlers in TypeScript.",
     serverDescription: `${config.name}: counts the words, lines and characters of a text (an mcpgen starter server).`,
     instructions: `Call ${EXAMPLE_TOOL} with a text to learn how many words, lines and characters it has.`,
+    bin: config.bin,
+    mcpName: config.mcpName,
     node: config.node,
     dependencies: config.dependencies,
     devDependencies: config.devDependencies,
-    mcpgenLinked: config.dependencies.mcpgen.startsWith("file:"),
+    bundleRuntime: config.vendor.some((pkg) => pkg.name === RUNTIME_PACKAGE),
+    vendored: config.vendor.map((pkg) => pkg.file),
     tool: {
       name: EXAMPLE_TOOL,
       handlerType: `${typeName(EXAMPLE_TOOL)}Handler`,

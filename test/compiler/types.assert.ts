@@ -1,6 +1,6 @@
 // Type-level assertions on generated handler contracts, checked by `tsc` in golden.test.ts.
 import { expectTypeOf } from "vitest";
-import type { CallToolResult, ContentBlock, ToolContext } from "mcpgen/runtime";
+import type { CallToolResult, ContentBlock, ToolContext } from "@mcpgen/runtime";
 import type { ShipHandler, PlantHandler } from "../fixtures/refs/expected/generated/handlers.gen.js";
 import type { Address, ShipInput, ShipOutput, Tree } from "../fixtures/refs/expected/generated/types.gen.js";
 import type { SendMailHandler } from "../fixtures/metadata/expected/generated/handlers.gen.js";
@@ -29,7 +29,7 @@ expectTypeOf<Parameters<ListTasksHandler>[0]["status"]>().toEqualTypeOf<Status |
 expectTypeOf<Status>().toEqualTypeOf<"open" | "in_progress" | "done">();
 
 // Resources, templates and prompts: variables and arguments typed from their schemas (coerced types).
-import type { CompletionHandler, ResourceResult, GetPromptResult, PromptMessage } from "mcpgen/runtime";
+import type { CompletionHandler, ResourceResult, GetPromptResult, PromptMessage } from "@mcpgen/runtime";
 import type { FileResourceCompletions, FileResourceHandler, LiveResourceHandler, ReviewPromptHandler } from "../fixtures/primitives/expected/generated/handlers.gen.js";
 import type { FileResourceVariables } from "../fixtures/primitives/expected/generated/types.gen.js";
 

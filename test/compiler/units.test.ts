@@ -132,17 +132,19 @@ describe("escaping", () => {
 });
 
 describe("toEsm", () => {
-  it("turns ajv's require() calls into deduplicated ESM imports", () => {
+  it("turns ajv's require() calls into deduplicated imports of the runtime's helpers", () => {
     const module = toEsm(
       '"use strict";export const input = v;const a = require("ajv/dist/runtime/ucs2length").default;const b = require("ajv-formats/dist/formats").fullFormats.date;const c = require("ajv/dist/runtime/ucs2length").default;',
     );
     expect(module.imports).toEqual([
-      { binding: "runtime0", specifier: "ajv/dist/runtime/ucs2length.js" },
-      { binding: "runtime1", specifier: "ajv-formats/dist/formats.js" },
+      { name: "ucs2length", binding: "runtime0", specifier: "@mcpgen/runtime/validators" },
+      { name: "formats", binding: "runtime1", specifier: "@mcpgen/runtime/validators" },
     ]);
-    expect(module.body).toBe(
-      "export const input = v;const a = (runtime0.default ?? runtime0);const b = runtime1.fullFormats.date;const c = (runtime0.default ?? runtime0);",
-    );
+    expect(module.body).toBe("export const input = v;const a = runtime0;const b = runtime1.fullFormats.date;const c = runtime0;");
+  });
+
+  it("refuses a helper the runtime does not provide", () => {
+    expect(() => toEsm('const q = require("ajv/dist/runtime/quote").default;')).toThrow("ajv/dist/runtime/quote");
   });
 });
 

@@ -3,8 +3,8 @@
  * emits is checked against the spec schema of the version in force (see helpers/core.ts).
  */
 import { describe, expect, it } from "vitest";
-import { createServer, ERROR_TABLE, resolveServerOptions, ToolError, type Registry } from "../../src/runtime/index.js";
-import { describeValidationErrors } from "../../src/runtime/validation.js";
+import { createServer, ERROR_TABLE, resolveServerOptions, ToolError, type Registry } from "../../packages/runtime/src/index.js";
+import { describeValidationErrors } from "../../packages/runtime/src/validation.js";
 import { loads, registry } from "./fixtures/registry.mjs";
 import { delay, Harness, type Message } from "./helpers/core.js";
 import { assertServerMessage, specExample } from "./helpers/spec.js";

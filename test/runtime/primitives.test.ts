@@ -4,7 +4,7 @@
  * against the spec schema of the version in force.
  */
 import { describe, expect, it } from "vitest";
-import { audio, createServer, embedded, image, resourceLink, text, toBase64, type ErrorContext } from "../../src/runtime/index.js";
+import { audio, createServer, embedded, image, resourceLink, text, toBase64, type ErrorContext } from "../../packages/runtime/src/index.js";
 import { completionCalls, promptsOnly, registry } from "./fixtures/primitives.mjs";
 import { ENVELOPE, Harness, type Message } from "./helpers/core.js";
 import { assertServerMessage } from "./helpers/spec.js";

@@ -4,7 +4,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { parseArgs } from "../../src/runtime/index.js";
+import { parseArgs } from "../../packages/runtime/src/index.js";
 import { assertRuntimeBuilt, EXAMPLE_SERVER, FIXTURE_SERVER, RawServer } from "./helpers/e2e.js";
 
 const ENVELOPE = {

@@ -5,7 +5,7 @@
 import { once } from "node:events";
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { createServer, serveStdio, type StdioOptions, type StdioSession } from "../../src/runtime/index.js";
+import { createServer, serveStdio, type StdioOptions, type StdioSession } from "../../packages/runtime/src/index.js";
 import { registry } from "./fixtures/registry.mjs";
 import { delay, ENVELOPE } from "./helpers/core.js";
 import { assertServerMessage, type SpecVersion } from "./helpers/spec.js";

@@ -4,7 +4,7 @@
  */
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { createServer, serve } from "mcpgen/runtime";
+import { createServer, serve } from "@mcpgen/runtime";
 import { flag, ready } from "./common.mjs";
 
 const entry = process.argv[2];

@@ -1,5 +1,5 @@
 // Handler for prompt test_prompt_with_embedded_resource: the fixture the official MCP conformance suite expects (see conformance/README.md).
-import { embedded, text } from "mcpgen/runtime";
+import { embedded, text } from "@mcpgen/runtime";
 import type { TestPromptWithEmbeddedResourcePromptHandler } from "../../generated/handlers.gen.js";
 
 const handler: TestPromptWithEmbeddedResourcePromptHandler = async ({ resourceUri }) => [

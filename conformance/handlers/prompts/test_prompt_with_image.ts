@@ -1,5 +1,5 @@
 // Handler for prompt test_prompt_with_image: the fixture the official MCP conformance suite expects (see conformance/README.md).
-import { image, text } from "mcpgen/runtime";
+import { image, text } from "@mcpgen/runtime";
 import type { TestPromptWithImagePromptHandler } from "../../generated/handlers.gen.js";
 
 /** A 1x1 red PNG. */

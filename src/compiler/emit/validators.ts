@@ -17,7 +17,7 @@ const standaloneCode = ((standaloneModule as unknown as { default?: StandaloneCo
   standaloneModule) as unknown as StandaloneCode;
 
 export interface ValidatorModule {
-  imports: { binding: string; specifier: string }[];
+  imports: { name: string; binding: string; specifier: string }[];
   body: string;
 }
 
@@ -108,26 +108,37 @@ function extensionKeywords(schemas: SchemaNode[]): Set<string> {
   return found;
 }
 
+/** Where generated validators import ajv's runtime helpers from: the runtime re-exports them. */
+export const VALIDATOR_HELPERS = "@mcpgen/runtime/validators";
+
+/** What ajv's standalone output requires → the helper exported by `VALIDATOR_HELPERS` that stands for it. */
+const HELPERS: Record<string, string> = {
+  "ajv/dist/runtime/equal": "equal",
+  "ajv/dist/runtime/ucs2length": "ucs2length",
+  "ajv/dist/runtime/uri": "uri",
+  "ajv/dist/runtime/validation_error": "ValidationError",
+  "ajv-formats/dist/formats": "formats",
+};
+
 /**
- * Turns every `require("x")` in ajv's output into an ESM default import of `x.js`. ajv's runtime helpers are
- * CommonJS modules with a `default` export: plain Node hands a default import the exports object, while
- * test runners that transform modules (vitest) hand it `default` itself, so `require("x").default` becomes
- * `(binding.default ?? binding)`, right under both.
+ * Turns every `require("x")` in ajv's output into an import of the helper the runtime exports for `x`:
+ * `require("x").default` is the helper itself (ajv's helpers are CommonJS modules with `exports.default`;
+ * the runtime unwraps them), ajv-formats' `require("x")` the module object. A require of anything else is
+ * an error, so a new ajv helper cannot slip into a server as an undeclared dependency.
  */
 export function toEsm(code: string): ValidatorModule {
   const bindings = new Map<string, string>();
   const body = code
     .replace(/^"use strict";/, "")
-    .replace(/require\(("(?:[^"\\]|\\.)*")\)(\.default\b)?/g, (_, literal: string, dotDefault: string | undefined) => {
-      const specifier = JSON.parse(literal) as string;
-      let binding = bindings.get(specifier);
-      if (!binding) bindings.set(specifier, (binding = `runtime${bindings.size}`));
-      return dotDefault ? `(${binding}.default ?? ${binding})` : binding;
+    .replace(/require\(("(?:[^"\\]|\\.)*")\)(\.default\b)?/g, (_, literal: string) => {
+      const specifier = (JSON.parse(literal) as string).replace(/\.js$/, "");
+      const name = HELPERS[specifier];
+      if (name === undefined) throw new Error(`ajv standalone output requires ${specifier}, which the runtime does not provide`);
+      let binding = bindings.get(name);
+      if (!binding) bindings.set(name, (binding = `runtime${bindings.size}`));
+      return binding;
     });
   if (/\brequire\s*\(/.test(body)) throw new Error("ajv standalone output still calls require()");
-  const imports = [...bindings].map(([specifier, binding]) => ({
-    binding,
-    specifier: /\.[cm]?js$/.test(specifier) ? specifier : specifier + ".js",
-  }));
+  const imports = [...bindings].map(([name, binding]) => ({ name, binding, specifier: VALIDATOR_HELPERS }));
   return { imports, body };
 }

@@ -1,5 +1,5 @@
 // Handler for prompt summarize_task. This file is yours: mcpgen created it once and never overwrites it.
-import { ToolError } from "mcpgen/runtime";
+import { ToolError } from "@mcpgen/runtime";
 import type { SummarizeTaskPromptCompletions, SummarizeTaskPromptHandler } from "../../../generated/handlers.gen.js";
 import { allTasks, getTask } from "../lib/store.js";
 

@@ -1,5 +1,5 @@
 // Handler for resource template task. This file is yours: mcpgen created it once and never overwrites it.
-import { ToolError } from "mcpgen/runtime";
+import { ToolError } from "@mcpgen/runtime";
 import type { TaskResourceCompletions, TaskResourceHandler } from "../../../generated/handlers.gen.js";
 import { allTasks, getTask } from "../lib/store.js";
 

@@ -2,7 +2,7 @@
  * Drives the core in-process, the way a transport would, checking every message it emits (responses and
  * the notifications reaching the sink) against the spec schema of the version in force.
  */
-import { createServer, type Connection, type Registry, type Server, type ServerOptions } from "../../../src/runtime/index.js";
+import { createServer, type Connection, type Registry, type Server, type ServerOptions } from "../../../packages/runtime/src/index.js";
 import { registry as fixtureRegistry } from "../fixtures/registry.mjs";
 import { assertServerMessage, type SpecVersion } from "./spec.js";
 

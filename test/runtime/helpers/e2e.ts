@@ -41,13 +41,13 @@ export function serverUnderTest(): ServerCommand {
   return { command, args, cwd: REPO_ROOT };
 }
 
-/** The e2e servers import the built runtime (dist/); fail loudly when it is older than src/runtime. */
+/** The e2e servers import the built runtime (dist/); fail loudly when it is older than packages/runtime/src. */
 export function assertRuntimeBuilt(): void {
-  const built = resolve(REPO_ROOT, "dist/runtime/index.js");
-  if (!existsSync(built)) throw new Error("dist/runtime is missing: run `npm run build` (npm test does) before these tests");
-  const srcDir = resolve(REPO_ROOT, "src/runtime");
+  const built = resolve(REPO_ROOT, "packages/runtime/dist/index.js");
+  if (!existsSync(built)) throw new Error("the runtime build (packages/runtime/dist) is missing: run `npm run build` (npm test does) before these tests");
+  const srcDir = resolve(REPO_ROOT, "packages/runtime/src");
   const newest = Math.max(...readdirSync(srcDir).map((file) => statSync(join(srcDir, file)).mtimeMs));
-  if (newest > statSync(built).mtimeMs) throw new Error("dist/runtime is older than src/runtime: run `npm run build` (npm test does)");
+  if (newest > statSync(built).mtimeMs) throw new Error("the runtime build (packages/runtime/dist) is older than packages/runtime/src: run `npm run build` (npm test does)");
 }
 
 const TAP = resolve(REPO_ROOT, "test/runtime/helpers/tap.mjs");

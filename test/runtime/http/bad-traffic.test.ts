@@ -5,7 +5,7 @@
  */
 import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { InMemoryEventStore } from "../../../src/runtime/index.js";
+import { InMemoryEventStore } from "../../../packages/runtime/src/index.js";
 import { delay, initialize, messagesOf, modern, post, SseReader, start, stopAll } from "./helpers.js";
 
 afterEach(stopAll);

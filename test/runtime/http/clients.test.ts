@@ -9,7 +9,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { LoggingMessageNotificationSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
-import { bearerAuth, type HttpServerHandle } from "../../../src/runtime/index.js";
+import { bearerAuth, type HttpServerHandle } from "../../../packages/runtime/src/index.js";
 import { delay, FetchTap, start, stopAll, type Json } from "./helpers.js";
 
 const REQUEST = { timeout: 10_000 };

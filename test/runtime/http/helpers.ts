@@ -3,7 +3,7 @@
  * checks every JSON-RPC message the server sends against the spec schema of the version in force, and a
  * small SSE reader.
  */
-import { createServer, serve, type HttpServerHandle, type Registry, type ServeOptions, type ServerOptions } from "../../../src/runtime/index.js";
+import { createServer, serve, type HttpServerHandle, type Registry, type ServeOptions, type ServerOptions } from "../../../packages/runtime/src/index.js";
 import { registry as fixtureRegistry } from "../fixtures/registry.mjs";
 import { assertServerMessage, type SpecVersion } from "../helpers/spec.js";
 

@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/s
 import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Client as ClientV2, ProtocolError, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { HttpServerHandle, Server } from "../../../src/runtime/index.js";
+import type { HttpServerHandle, Server } from "../../../packages/runtime/src/index.js";
 import { registry } from "../fixtures/primitives.mjs";
 import { assertRuntimeBuilt, EXAMPLE_SERVER } from "../helpers/e2e.js";
 import { assertServerMessage } from "../helpers/spec.js";

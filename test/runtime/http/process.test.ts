@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { parseArgs } from "../../../src/runtime/index.js";
+import { parseArgs } from "../../../packages/runtime/src/index.js";
 import { assertRuntimeBuilt, FIXTURE_SERVER } from "../helpers/e2e.js";
 import { initialize, messagesOf, modern } from "./helpers.js";
 

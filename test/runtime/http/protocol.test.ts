@@ -4,7 +4,7 @@
  * the secure defaults. Every JSON-RPC message in a response is checked against the spec.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { createHttpHandler, createServer } from "../../../src/runtime/index.js";
+import { createHttpHandler, createServer } from "../../../packages/runtime/src/index.js";
 import { registry } from "../fixtures/registry.mjs";
 import { assertServerMessage } from "../helpers/spec.js";
 import { delay, initialize, messagesOf, modern, post, SseReader, start, stopAll, type Json } from "./helpers.js";

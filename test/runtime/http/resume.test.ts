@@ -3,7 +3,7 @@
  * store stays within its bounds.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { InMemoryEventStore } from "../../../src/runtime/index.js";
+import { InMemoryEventStore } from "../../../packages/runtime/src/index.js";
 import { assertServerMessage } from "../helpers/spec.js";
 import { initialize, post, SseReader, start, stopAll, type Json } from "./helpers.js";
 

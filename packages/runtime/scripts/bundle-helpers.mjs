@@ -1,0 +1,37 @@
+/**
+ * Runs after `tsc` (npm run build): bundles dist/validators.js — ajv's runtime helpers and ajv-formats'
+ * formats, which every generated validator imports — into one self-contained module, and writes the
+ * licenses of what it took in beside it. A generated server then installs @mcpgen/runtime alone instead
+ * of ajv, ajv-formats and their four dependencies, which only the compiler needs.
+ */
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { build } from "esbuild";
+
+const dist = new URL("../dist/", import.meta.url).pathname;
+const { metafile } = await build({
+  entryPoints: [new URL("../src/validators.ts", import.meta.url).pathname],
+  outfile: path.join(dist, "validators.js"),
+  bundle: true,
+  format: "esm",
+  platform: "neutral",
+  target: "es2022",
+  metafile: true,
+  logLevel: "warning",
+});
+
+// Each bundled package (the folder under the last node_modules/ of an input), with its license text.
+const packages = new Map();
+for (const input of Object.keys(metafile.inputs)) {
+  const match = /^(.*node_modules\/)((?:@[^/]+\/)?[^/]+)\//.exec(input);
+  if (match) packages.set(match[2], path.resolve(match[1] + match[2]));
+}
+const notices = [...packages].sort(([a], [b]) => a.localeCompare(b)).map(([name, dir]) => {
+  const { version, license } = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"));
+  const file = readdirSync(dir).find((f) => /^licen[cs]e/i.test(f));
+  return `${name}@${version} (${license})\n\n${file ? readFileSync(path.join(dir, file), "utf8").trim() : "(no license file)"}\n`;
+});
+writeFileSync(
+  path.join(dist, "validators.licenses.txt"),
+  `dist/validators.js bundles these packages:\n\n${notices.join("\n----------------------------------------\n\n")}`,
+);
