@@ -277,7 +277,7 @@ export abstract class Invocation implements ToolContext, Cancellable {
     if (this.sink.streaming === false) {
       return Promise.reject(new ClientRequestError(`${method} cannot reach the client: this request is answered with a single JSON response`));
     }
-    const { id, result } = this.conn.server.outgoing.open(this);
+    const { id, result } = this.conn.server.outgoing.open(this, { connection: this.conn, ephemeral: this.conn.ephemeral, subject: this.auth?.subject });
     this.usedOutgoing = true;
     void this.notify(method, params, id);
     return result;

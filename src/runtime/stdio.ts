@@ -103,7 +103,13 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSes
       write(errorResponse(undefined, "parseError", `Parse error: ${(error as Error).message}`));
       return;
     }
-    const response = connection.handle(message);
+    let response: ReturnType<typeof connection.handle>;
+    try {
+      response = connection.handle(message);
+    } catch (error) {
+      crash(error); // the core catches its own failures; this keeps the loop alive should one slip through
+      return;
+    }
     if (typeof response === "string") write(response);
     else if (response !== undefined) {
       // Tracked until answered: at end of input every request still being answered gets the grace,

@@ -11,6 +11,8 @@
 import { errorResponse, ERROR_TABLE, httpStatusOfCode, type ErrorKind } from "../errors.js";
 import type { AuthInfo } from "../handler.js";
 import {
+  clip,
+  describeValue,
   isObject,
   LEGACY_PROTOCOL_VERSIONS,
   META_PROTOCOL_VERSION,
@@ -292,7 +294,7 @@ export class HttpTransport {
       return reject("invalidParams", `Invalid params: missing _meta["${META_PROTOCOL_VERSION}"] (MCP-Protocol-Version is ${headerVersion}); send it on every request`, id);
     }
     if (headerVersion !== claim) {
-      return reject("headerMismatch", `Header mismatch: MCP-Protocol-Version header value '${headerVersion}' does not match body value '${String(claim)}'`, id);
+      return reject("headerMismatch", `Header mismatch: MCP-Protocol-Version header value '${headerVersion}' does not match body value ${typeof claim === "string" ? `'${clip(claim)}'` : describeValue(claim)}`, id);
     }
     const method = message.method;
     const methodHeader = input.header("mcp-method");
@@ -306,7 +308,7 @@ export class HttpTransport {
       const name = decodeHeaderValue(raw);
       if (name === undefined) return reject("headerMismatch", "Header mismatch: the Mcp-Name header value is malformed", id);
       if (name !== source.value) {
-        return reject("headerMismatch", `Header mismatch: Mcp-Name header value '${name}' does not match body value '${String(source.value)}'`, id);
+        return reject("headerMismatch", `Header mismatch: Mcp-Name header value '${name}' does not match body value ${typeof source.value === "string" ? `'${clip(source.value)}'` : describeValue(source.value)}`, id);
       }
       if (method === "tools/call" && typeof source.value === "string") {
         const problem = paramHeaderProblem(this.paramHeadersOf(source.value), params?.arguments, (name) => input.header(name));
