@@ -4,8 +4,11 @@
  */
 import type { LogLevel } from "./handler.js";
 
-/** A JSON-RPC request id as MCP allows it (never `null`). */
-export type RequestId = string | number;
+/**
+ * A JSON-RPC request id as MCP allows it (never `null`). An integer beyond 2^53 arrives as a `bigint`, so
+ * it is answered with the digits it was sent with (see json.ts).
+ */
+export type RequestId = string | number | bigint;
 
 /** The two protocol eras: `legacy` has the `initialize` handshake, `modern` is stateless. */
 export type Era = "legacy" | "modern";
@@ -46,7 +49,7 @@ export function logLevelRank(level: unknown): number | undefined {
 }
 
 export function isRequestId(value: unknown): value is RequestId {
-  return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
+  return typeof value === "string" || (typeof value === "number" && Number.isInteger(value)) || typeof value === "bigint";
 }
 
 export function isObject(value: unknown): value is Record<string, unknown> {

@@ -39,6 +39,7 @@ import {
 import type { Registry, ToolEntry, Validate } from "./registry.js";
 import { Pages } from "./list.js";
 import { Outgoing, RequestStateCodec } from "./input.js";
+import { idJson } from "./json.js";
 import { Lazy } from "./lazy.js";
 import type { Primitives, RequestFrame } from "./primitives.js";
 import { META_SUBSCRIPTION_ID, Subscriptions, type Listener, type SessionTarget, type SubscriptionStats } from "./subscriptions.js";
@@ -319,7 +320,7 @@ export class Server {
 
   /** @internal The response that ends a `subscriptions/listen` stream gracefully (the server tears it down). */
   listenEnded(id: RequestId): string {
-    return resultResponse(id, JSON.stringify({ resultType: "complete", _meta: { [META_SUBSCRIPTION_ID]: id, [META_SERVER_INFO]: this.registry.server } }));
+    return resultResponse(id, `{"resultType":"complete","_meta":{"${META_SUBSCRIPTION_ID}":${idJson(id)},"${META_SERVER_INFO}":${JSON.stringify(this.registry.server)}}}`);
   }
 
   /** @internal Loads a tool's validators and handler once; a failed load is retried by the next call. */
@@ -660,7 +661,7 @@ export class Connection implements SessionTarget {
   }
 
   private idInUse(id: RequestId): string {
-    return errorResponse(id, "invalidRequest", `Invalid Request: id ${JSON.stringify(id)} is already in use by a request in progress`);
+    return errorResponse(id, "invalidRequest", `Invalid Request: id ${typeof id === "string" ? JSON.stringify(clip(id)) : String(id)} is already in use by a request in progress`);
   }
 
   private callTool(

@@ -7,6 +7,7 @@
  */
 import type { Readable, Writable } from "node:stream";
 import { errorResponse } from "./errors.js";
+import { parseMessage } from "./json.js";
 import { settledWithin, type Server } from "./server.js";
 
 export interface StdioOptions {
@@ -98,7 +99,7 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSes
     if (line.trim() === "") return;
     let message: unknown;
     try {
-      message = JSON.parse(line);
+      message = parseMessage(line);
     } catch (error) {
       write(errorResponse(undefined, "parseError", `Parse error: ${(error as Error).message}`));
       return;

@@ -9,6 +9,7 @@
  * `Server.resourceUpdated()` / `Server.listChanged()` (and the same on a handler's `ctx`) fan out to both.
  */
 import type { ListKind } from "./handler.js";
+import { idJson } from "./json.js";
 import { isObject, MAX_URI_LENGTH, type RequestId } from "./protocol.js";
 
 export const META_SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
@@ -174,7 +175,7 @@ export class Listener {
   deliver(method: string, members: string): void {
     if (this.closed) return;
     try {
-      const sent = this.send(`{"jsonrpc":"2.0","method":"${method}","params":{"_meta":{"${META_SUBSCRIPTION_ID}":${JSON.stringify(this.id)}}${members}}}`);
+      const sent = this.send(`{"jsonrpc":"2.0","method":"${method}","params":{"_meta":{"${META_SUBSCRIPTION_ID}":${idJson(this.id)}}${members}}}`);
       if (sent instanceof Promise) sent.catch(() => {});
     } catch {
       // best effort: the transport reports its own failures

@@ -346,3 +346,46 @@ describe("answers to server→client requests", () => {
     expect(text).not.toContain("Mallory");
   });
 });
+
+describe("ids beyond 2^53", () => {
+  const BIG = ["9007199254740993", "9223372036854775807", "-9223372036854775809", "123456789012345678901234567890"];
+
+  it("are echoed with the digits they were sent with (stdio), and both eras answer them", async () => {
+    const p = pipe();
+    for (const id of BIG) p.write(`{"jsonrpc":"2.0","id":${id},"method":"ping"}`);
+    for (const id of BIG) expect(await p.answer(id)).toBe(`{"jsonrpc":"2.0","id":${id},"result":{}}`);
+    p.write(`{"jsonrpc":"2.0","id":9007199254740995,"method":"tools/call","params":{"name":"echo","arguments":{"text":"big"},"_meta":{${META}}}}`);
+    expect(await p.answer("9007199254740995")).toContain('"text":"big"');
+    p.write(`{"jsonrpc":"2.0","id":9007199254740997,"method":"no/such/method"}`);
+    expect(await p.answer("9007199254740997")).toContain('"error":{"code":-32602');
+    p.write('{"jsonrpc":"2.0","id":1e20,"method":"ping"}');
+    expect(await p.answer("100000000000000000000")).toBe('{"jsonrpc":"2.0","id":100000000000000000000,"result":{}}');
+  });
+
+  it("keeps big ids apart, cancels the exact one, and echoes big progress tokens exactly", async () => {
+    const p = pipe();
+    const call = (id: string, token: string) =>
+      `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"slow","arguments":{"steps":50,"delayMs":5},"_meta":{${META},"progressToken":${token}}}}`;
+    // 2^53 + 1 and 2^53 + 2 are the same double: as numbers they would collide.
+    p.write(call("9007199254740993", "9007199254740995"));
+    p.write(call("9007199254740994", "9007199254740996"));
+    const deadline = Date.now() + 5000;
+    while (!p.lines.some((line) => line.includes('"progressToken":9007199254740995,')) || !p.lines.some((line) => line.includes('"progressToken":9007199254740996,'))) {
+      if (Date.now() > deadline) throw new Error(`no progress: ${p.lines.join("\n")}`);
+      await delay(2);
+    }
+    p.write('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9007199254740993}}');
+    expect(await p.answer("9007199254740994", 10_000)).toContain("finished 50 steps");
+    expect(p.lines.some((line) => line.startsWith('{"jsonrpc":"2.0","id":9007199254740993,'))).toBe(false);
+  });
+
+  it("are echoed exactly over HTTP in both eras", async () => {
+    const handle = await start();
+    const session = await initialize(handle.url);
+    const legacy = await post(handle.url, '{"jsonrpc":"2.0","id":9223372036854775807,"method":"ping"}', { "mcp-session-id": session, "mcp-protocol-version": "2025-11-25", accept: "application/json" });
+    expect(await legacy.text()).toBe('{"jsonrpc":"2.0","id":9223372036854775807,"result":{}}');
+    const body = `{"jsonrpc":"2.0","id":9007199254740993,"method":"tools/call","params":{"name":"echo","arguments":{"text":"big"},"_meta":{${META}}}}`;
+    const modernResponse = await post(handle.url, body, { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "echo", accept: "application/json" });
+    expect(await modernResponse.text()).toMatch(/^\{"jsonrpc":"2\.0","id":9007199254740993,"result":/);
+  });
+});

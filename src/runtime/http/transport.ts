@@ -10,6 +10,7 @@
  */
 import { errorResponse, ERROR_TABLE, httpStatusOfCode, type ErrorKind } from "../errors.js";
 import type { AuthInfo } from "../handler.js";
+import { parseMessage } from "../json.js";
 import {
   clip,
   describeValue,
@@ -250,7 +251,7 @@ export class HttpTransport {
   private received(input: HttpInput, text: string, accept: { json: boolean; sse: boolean }, auth: AuthInfo | undefined): HttpOutput | Promise<HttpOutput> {
     let message: unknown;
     try {
-      message = JSON.parse(text);
+      message = parseMessage(text);
     } catch (error) {
       return reject("parseError", `Parse error: ${(error as Error).message}`);
     }
@@ -742,7 +743,7 @@ function errorCode(text: string): number | undefined {
 }
 
 function isRequestIdValue(value: unknown): value is RequestId {
-  return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
+  return typeof value === "string" || (typeof value === "number" && Number.isInteger(value)) || typeof value === "bigint";
 }
 
 /** An answer produced by the transport itself, from the error table: status plus a JSON-RPC error body. */
