@@ -11,7 +11,7 @@ import { ClientRequestError, ToolError } from "./handler.js";
 import type { StateBinding } from "./input.js";
 import { Invocation, isNamedError } from "./invocation.js";
 import type { Lazy } from "./lazy.js";
-import { isObject, type RequestId } from "./protocol.js";
+import { clip, describeValue, isObject, MAX_NAME_LENGTH, MAX_URI_LENGTH, type RequestId } from "./protocol.js";
 import type { Primitives } from "./primitives.js";
 import type { AnyHandlerModule, Completions } from "./registry.js";
 import type { Connection, Sink } from "./server.js";
@@ -38,31 +38,34 @@ export function completionRequest(registry: Primitives, params: Record<string, u
   if (!isObject(argument) || typeof argument.name !== "string" || typeof argument.value !== "string") {
     return 'completion/complete needs an "argument" with string "name" and "value"';
   }
+  if (argument.name.length > MAX_NAME_LENGTH) return `"argument.name" is longer than ${MAX_NAME_LENGTH} characters`;
+  if (argument.value.length > MAX_URI_LENGTH) return `"argument.value" is longer than ${MAX_URI_LENGTH} characters`;
   const context = params?.context;
   if (context !== undefined && (!isObject(context) || (context.arguments !== undefined && !isObject(context.arguments)))) {
     return '"context.arguments" must be an object';
   }
   const given = isObject(context) && isObject(context.arguments) ? context.arguments : {};
-  const known: Record<string, string> = {};
-  for (const [key, value] of Object.entries(given)) if (typeof value === "string") known[key] = value;
+  // Built with own data properties only: an argument named `__proto__` is an argument like any other.
+  const known: Record<string, string> = Object.fromEntries(Object.entries(given).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
   const base = { argument: argument.name, value: argument.value, context: known };
 
   if (ref.type === "ref/prompt") {
     if (typeof ref.name !== "string") return 'a "ref/prompt" reference needs a string "name"';
     const slot = registry.prompts.get(ref.name);
-    if (!slot) return `Unknown prompt: ${ref.name}`;
+    if (!slot) return `Unknown prompt: ${clip(ref.name)}`;
     const names = slot.entry.wire.arguments?.map((arg) => arg.name) ?? [];
-    if (!names.includes(argument.name)) return `Prompt "${ref.name}" has no argument "${argument.name}"`;
+    if (!names.includes(argument.name)) return `Prompt "${ref.name}" has no argument ${describeValue(argument.name)}`;
     return { kind: "prompt", name: ref.name, completions: slot.entry.completions, module: slot.module, ...base };
   }
   if (ref.type === "ref/resource") {
     if (typeof ref.uri !== "string") return 'a "ref/resource" reference needs a string "uri"';
+    if (ref.uri.length > MAX_URI_LENGTH) return `"ref.uri" is longer than ${MAX_URI_LENGTH} characters`;
     const slot = registry.resources.template(ref.uri);
-    if (!slot) return `Unknown resource template: ${ref.uri}`;
-    if (!slot.entry.variables.includes(argument.name)) return `Resource template ${ref.uri} has no variable "${argument.name}"`;
+    if (!slot) return `Unknown resource template: ${clip(ref.uri)}`;
+    if (!slot.entry.variables.includes(argument.name)) return `Resource template ${ref.uri} has no variable ${describeValue(argument.name)}`;
     return { kind: "resource template", name: slot.entry.name, completions: slot.entry.completions, module: slot.module, ...base };
   }
-  return `Unknown reference type ${JSON.stringify(ref.type)}: expected "ref/prompt" or "ref/resource"`;
+  return `Unknown reference type ${describeValue(ref.type)}: expected "ref/prompt" or "ref/resource"`;
 }
 
 /** One `completion/complete`; it is also the completion handler's `ctx` (which cannot ask the client for input). */
@@ -87,14 +90,15 @@ export class Completion extends Invocation {
 
   protected prepare(): string | undefined | Promise<string | undefined> {
     const { completions, argument, value, module } = this.request;
-    const how = completions[argument];
+    // Names come from the schema and the client: own properties only (`toString`, `__proto__` are names too).
+    const how = Object.hasOwn(completions, argument) ? completions[argument] : undefined;
     if (how === undefined) return this.succeed([]);
     if (how !== "handler") {
       const typed = value.toLowerCase();
       return this.succeed(how.filter((candidate) => candidate.toLowerCase().startsWith(typed)));
     }
     return module.get().then((loaded) => {
-      const complete = loaded.complete?.[argument];
+      const complete = loaded.complete && Object.hasOwn(loaded.complete, argument) ? loaded.complete[argument] : undefined;
       if (typeof complete !== "function") {
         throw new TypeError(`the handler module of ${this.request.kind} "${this.request.name}" exports no complete["${argument}"] function`);
       }

@@ -3,6 +3,7 @@
  * HTTP status a Streamable HTTP transport answers with. Tool failures are not here: they are `isError`
  * results, not protocol errors.
  */
+import { idJson } from "./json.js";
 import type { RequestId } from "./protocol.js";
 
 export type ErrorKind =
@@ -77,10 +78,10 @@ export function errorResponse(id: RequestId | undefined, kind: ErrorKind, messag
   const spec = ERROR_TABLE[kind];
   const error: { code: number; message: string; data?: unknown } = { code: spec.code, message: message ?? spec.message };
   if (data !== undefined) error.data = data;
-  return JSON.stringify(id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error });
+  return id === undefined ? JSON.stringify({ jsonrpc: "2.0", error }) : `{"jsonrpc":"2.0","id":${idJson(id)},"error":${JSON.stringify(error)}}`;
 }
 
 /** Serializes a JSON-RPC result response around an already serialized result object. */
 export function resultResponse(id: RequestId, resultJson: string): string {
-  return `{"jsonrpc":"2.0","id":${typeof id === "number" ? id : JSON.stringify(id)},"result":${resultJson}}`;
+  return `{"jsonrpc":"2.0","id":${typeof id === "number" ? id : idJson(id)},"result":${resultJson}}`;
 }

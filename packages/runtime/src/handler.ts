@@ -160,8 +160,8 @@ export class ClientRequestError extends Error {
 export interface ToolContext {
   /** Aborted when the client cancels the request, the connection closes or the server shuts down. */
   readonly signal: AbortSignal;
-  /** The JSON-RPC id of the request. */
-  readonly requestId: string | number;
+  /** The JSON-RPC id of the request (a `bigint` for an integer beyond 2^53, kept exact). */
+  readonly requestId: string | number | bigint;
   /** The protocol version in force for this request. */
   readonly protocolVersion: string;
   /** The request's `params._meta`, if any. */

@@ -1,7 +1,9 @@
 /**
  * Server→client input (`ctx.elicit`, `ctx.sample`, `ctx.listRoots`) in both eras:
- * - 2025: real JSON-RPC requests to the client; `Outgoing` matches the client's responses to them by id
- *   (ids are random, so a response can arrive on any connection of the server, as stateless HTTP needs).
+ * - 2025: real JSON-RPC requests to the client; `Outgoing` matches the client's responses to them by id,
+ *   bound to whoever was asked: a response counts only on the connection (stdio, an HTTP session) that
+ *   carried the request, or, for stateless HTTP (where every POST has a connection of its own), from the
+ *   same authenticated subject over another stateless exchange. Anyone else's answer is ignored.
  * - 2026: multi round-trip requests; `RequestStateCodec` seals the answers collected so far into the
  *   `requestState` the client echoes, bound to the tool (or prompt, or resource), its arguments and the
  *   caller, and expiring.
@@ -22,6 +24,15 @@ interface Waiting {
   resolve(result: unknown): void;
   reject(error: unknown): void;
   readonly owner: object;
+  readonly asked: Asked;
+}
+
+/** Who a server→client request went to: its connection and the caller's authenticated subject. */
+export interface Asked {
+  /** The connection (a stateless one answers through any other stateless connection of the same subject). */
+  readonly connection: object;
+  readonly ephemeral: boolean;
+  readonly subject: string | undefined;
 }
 
 /** Server→client requests waiting for their response (2025 era). */
@@ -32,19 +43,19 @@ export class Outgoing {
     return this.waiting.size;
   }
 
-  /** A fresh, unguessable request id and the promise of its result. */
-  open(owner: object): { id: string; result: Promise<unknown> } {
+  /** A fresh, unguessable request id, sent to `asked`, and the promise of its result. */
+  open(owner: object, asked: Asked): { id: string; result: Promise<unknown> } {
     const id = `mcpgen-${crypto.randomUUID()}`;
-    const result = new Promise<unknown>((resolve, reject) => this.waiting.set(id, { resolve, reject, owner }));
+    const result = new Promise<unknown>((resolve, reject) => this.waiting.set(id, { resolve, reject, owner, asked }));
     return { id, result };
   }
 
-  /** Hands a client response to whoever waits for it; `false` when nobody does. */
-  deliver(message: Record<string, unknown>): boolean {
+  /** Hands a client response to whoever waits for it; `false` when nobody does (or not for this sender). */
+  deliver(message: Record<string, unknown>, from: Asked): boolean {
     const id = message.id;
     if (typeof id !== "string") return false;
     const waiting = this.waiting.get(id);
-    if (!waiting) return false;
+    if (!waiting || !answerable(waiting.asked, from)) return false;
     this.waiting.delete(id);
     if ("result" in message && isObject(message.result)) waiting.resolve(message.result);
     else {
@@ -66,6 +77,13 @@ export class Outgoing {
     }
     return ids;
   }
+}
+
+/** Whether a response from `from` may answer a request sent to `asked`. */
+function answerable(asked: Asked, from: Asked): boolean {
+  if (asked.subject !== from.subject) return false;
+  if (asked.connection === from.connection) return true;
+  return asked.ephemeral && from.ephemeral;
 }
 
 /** What a `requestState` carries: the answers of earlier rounds and the keys asked in the last one. */

@@ -24,6 +24,7 @@ import type {
 } from "./handler.js";
 import { ClientRequestError } from "./handler.js";
 import { INPUT_METHODS, isAnswer, type InputMethod, type SealedInput, type StateBinding } from "./input.js";
+import { idJson } from "./json.js";
 import { isObject, logLevelRank, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, type RequestId } from "./protocol.js";
 import type { Connection, Sink } from "./server.js";
 
@@ -64,7 +65,7 @@ export abstract class Invocation implements ToolContext, Cancellable {
   private declare controller: AbortController | undefined;
   private declare cancelled: boolean;
   private declare cancelReason: unknown;
-  private declare readonly progressToken: string | number | undefined;
+  private declare readonly progressToken: string | number | bigint | undefined;
   /** 2026 era: the request's own log threshold (no `_meta` level, no log messages). */
   private declare readonly logThreshold: number | undefined;
   private declare lastProgress: number;
@@ -98,7 +99,7 @@ export abstract class Invocation implements ToolContext, Cancellable {
     this.cancelled = false;
     this.cancelReason = undefined;
     const token = meta?.progressToken;
-    this.progressToken = typeof token === "string" || typeof token === "number" ? token : undefined;
+    this.progressToken = typeof token === "string" || typeof token === "number" || typeof token === "bigint" ? token : undefined;
     this.logThreshold = modern ? logLevelRank(meta?.[META_LOG_LEVEL]) : undefined;
     this.lastProgress = -Infinity;
     this.done = false;
@@ -154,10 +155,11 @@ export abstract class Invocation implements ToolContext, Cancellable {
     // Progress must increase, and stops with the request (completed or cancelled).
     if (token === undefined || !this.live || !Number.isFinite(progress) || !(progress > this.lastProgress)) return RESOLVED;
     this.lastProgress = progress;
-    const params: Record<string, unknown> = { progressToken: token, progress };
-    if (total !== undefined && Number.isFinite(total)) params.total = total;
-    if (message !== undefined) params.message = String(message);
-    return this.notify("notifications/progress", params);
+    // The token is echoed as the client wrote it (a bigint beyond 2^53), so the line is put together here.
+    let members = `"progressToken":${idJson(token)},"progress":${JSON.stringify(progress)}`;
+    if (total !== undefined && Number.isFinite(total)) members += `,"total":${JSON.stringify(total)}`;
+    if (message !== undefined) members += `,"message":${JSON.stringify(String(message))}`;
+    return this.send(`{"jsonrpc":"2.0","method":"notifications/progress","params":{${members}}}`);
   }
 
   log(level: LogLevel, data: unknown, logger?: string): Promise<void> {
@@ -277,7 +279,7 @@ export abstract class Invocation implements ToolContext, Cancellable {
     if (this.sink.streaming === false) {
       return Promise.reject(new ClientRequestError(`${method} cannot reach the client: this request is answered with a single JSON response`));
     }
-    const { id, result } = this.conn.server.outgoing.open(this);
+    const { id, result } = this.conn.server.outgoing.open(this, { connection: this.conn, ephemeral: this.conn.ephemeral, subject: this.auth?.subject });
     this.usedOutgoing = true;
     void this.notify(method, params, id);
     return result;
@@ -350,8 +352,18 @@ export abstract class Invocation implements ToolContext, Cancellable {
   }
 
   private notify(method: string, params: Record<string, unknown>, id?: string): Promise<void> {
+    let line: string;
     try {
-      return this.sink.send(JSON.stringify(id === undefined ? { jsonrpc: "2.0", method, params } : { jsonrpc: "2.0", id, method, params })) ?? RESOLVED;
+      line = JSON.stringify(id === undefined ? { jsonrpc: "2.0", method, params } : { jsonrpc: "2.0", id, method, params });
+    } catch {
+      return RESOLVED; // what a handler logs may not serialize (a cycle, a bigint): dropped, like any lost notification
+    }
+    return this.send(line);
+  }
+
+  private send(line: string): Promise<void> {
+    try {
+      return this.sink.send(line) ?? RESOLVED;
     } catch {
       return RESOLVED; // notifications are best effort; the transport reports its own failures
     }

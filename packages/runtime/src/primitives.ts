@@ -6,7 +6,7 @@
 import { Completion, completionRequest } from "./completion.js";
 import type { Invocation } from "./invocation.js";
 import { PromptGet, promptSlot, type PromptSlot } from "./prompts.js";
-import type { RequestId } from "./protocol.js";
+import { clip, type RequestId } from "./protocol.js";
 import type { Registry } from "./registry.js";
 import { ResourceRead, ResourceRouter } from "./resources.js";
 import type { Connection, Sink } from "./server.js";
@@ -42,7 +42,7 @@ export class Primitives {
   /** A `prompts/get`, or what is wrong with it. */
   get(frame: RequestFrame, name: string, args: Record<string, unknown>): Invocation | string {
     const slot = this.prompts.get(name);
-    if (!slot) return `Unknown prompt: ${name}`;
+    if (!slot) return `Unknown prompt: ${clip(name)}`;
     const { conn, id, meta, version, modern, sink, params } = frame;
     return new PromptGet(conn, slot, { ...args }, id, meta, version, modern, sink, modern ? params : undefined);
   }

@@ -4,8 +4,11 @@
  */
 import type { LogLevel } from "./handler.js";
 
-/** A JSON-RPC request id as MCP allows it (never `null`). */
-export type RequestId = string | number;
+/**
+ * A JSON-RPC request id as MCP allows it (never `null`). An integer beyond 2^53 arrives as a `bigint`, so
+ * it is answered with the digits it was sent with (see json.ts).
+ */
+export type RequestId = string | number | bigint;
 
 /** The two protocol eras: `legacy` has the `initialize` handshake, `modern` is stateless. */
 export type Era = "legacy" | "modern";
@@ -46,9 +49,43 @@ export function logLevelRank(level: unknown): number | undefined {
 }
 
 export function isRequestId(value: unknown): value is RequestId {
-  return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
+  return typeof value === "string" || (typeof value === "number" && Number.isInteger(value)) || typeof value === "bigint";
 }
 
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The longest URI the core accepts from a client (`resources/read`, `resources/subscribe`, listen filters,
+ * completion references), in UTF-16 code units: what a session stores stays bounded by count × this.
+ */
+export const MAX_URI_LENGTH = 8192;
+/** The longest name the core accepts from a client (tools, prompts, arguments, template variables). */
+export const MAX_NAME_LENGTH = 1024;
+/** How much of a client's string an error message quotes. */
+const QUOTED_LENGTH = 120;
+
+/** A client's string as an error message quotes it: cut short when long. */
+export function clip(text: string): string {
+  return text.length > QUOTED_LENGTH ? `${text.slice(0, QUOTED_LENGTH)}… (${text.length} characters)` : text;
+}
+
+/**
+ * A client value as an error message shows it: a string quoted (and cut short), a number or boolean as it
+ * is, anything else by its type. Never walks or stringifies the value, so a value nested any depth deep is safe.
+ */
+export function describeValue(value: unknown): string {
+  switch (typeof value) {
+    case "string":
+      return JSON.stringify(clip(value));
+    case "number":
+    case "boolean":
+    case "bigint":
+      return String(value);
+    case "undefined":
+      return "nothing";
+    default:
+      return value === null ? "null" : Array.isArray(value) ? "an array" : "an object";
+  }
 }

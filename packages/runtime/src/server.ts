@@ -17,12 +17,15 @@ import { errorResponse, resultResponse } from "./errors.js";
 import type { AuthInfo, ListKind, ToolHandler } from "./handler.js";
 import type { Cancellable, Invocation } from "./invocation.js";
 import {
+  clip,
+  describeValue,
   isObject,
   isRequestId,
   LATEST_LEGACY_PROTOCOL_VERSION,
   LEGACY_PROTOCOL_VERSIONS,
   LOG_LEVEL_RANK,
   logLevelRank,
+  MAX_URI_LENGTH,
   META_CLIENT_CAPABILITIES,
   META_CLIENT_INFO,
   META_LOG_LEVEL,
@@ -36,6 +39,7 @@ import {
 import type { Registry, ToolEntry, Validate } from "./registry.js";
 import { Pages } from "./list.js";
 import { Outgoing, RequestStateCodec } from "./input.js";
+import { idJson } from "./json.js";
 import { Lazy } from "./lazy.js";
 import type { Primitives, RequestFrame } from "./primitives.js";
 import { META_SUBSCRIPTION_ID, Subscriptions, type Listener, type SessionTarget, type SubscriptionStats } from "./subscriptions.js";
@@ -316,7 +320,7 @@ export class Server {
 
   /** @internal The response that ends a `subscriptions/listen` stream gracefully (the server tears it down). */
   listenEnded(id: RequestId): string {
-    return resultResponse(id, JSON.stringify({ resultType: "complete", _meta: { [META_SUBSCRIPTION_ID]: id, [META_SERVER_INFO]: this.registry.server } }));
+    return resultResponse(id, `{"resultType":"complete","_meta":{"${META_SUBSCRIPTION_ID}":${idJson(id)},"${META_SERVER_INFO}":${JSON.stringify(this.registry.server)}}}`);
   }
 
   /** @internal Loads a tool's validators and handler once; a failed load is retried by the next call. */
@@ -375,6 +379,17 @@ export class Connection implements SessionTarget {
    * (default: the connection's). Returns the serialized response, if there is one.
    */
   handle(message: unknown, sink: Sink = this.sink): Reply {
+    // The message boundary: whatever a message does to the runtime costs that message one error response,
+    // never the connection (a stdio process, every session of an HTTP server).
+    try {
+      const reply = this.dispatch(message, sink);
+      return typeof reply === "object" ? reply.catch((error: unknown) => crashed(error, message)) : reply;
+    } catch (error) {
+      return crashed(error, message);
+    }
+  }
+
+  private dispatch(message: unknown, sink: Sink): Reply {
     if (this.closed) return undefined;
     if (Array.isArray(message)) return this.batch(message, sink);
     if (!isObject(message)) return errorResponse(undefined, "invalidRequest", "Invalid Request: expected a JSON-RPC message object");
@@ -383,7 +398,7 @@ export class Connection implements SessionTarget {
     if (typeof method !== "string") {
       // A response from the client, to a server→client request (ctx.elicit / ctx.sample, 2025 era); unknown ids are dropped.
       if (!("method" in message) && hasId && ("result" in message || "error" in message)) {
-        this.server.outgoing.deliver(message);
+        this.server.outgoing.deliver(message, { connection: this, ephemeral: this.ephemeral, subject: sink.auth?.subject });
         return undefined;
       }
       return errorResponse(isRequestId(id) ? id : undefined, "invalidRequest", 'Invalid Request: "method" must be a string');
@@ -470,8 +485,9 @@ export class Connection implements SessionTarget {
       }
       // Inside a 2025 session the key is just metadata; outside it names a version we do not serve statelessly.
       if (!this.session) {
-        return errorResponse(id, "unsupportedProtocolVersion", `Unsupported protocol version: ${String(version)}`, {
-          requested: String(version),
+        const requested = typeof version === "string" ? clip(version) : describeValue(version);
+        return errorResponse(id, "unsupportedProtocolVersion", `Unsupported protocol version: ${requested}`, {
+          requested,
           supported: SUPPORTED_PROTOCOL_VERSIONS,
         });
       }
@@ -514,7 +530,7 @@ export class Connection implements SessionTarget {
       case "subscriptions/listen":
         return this.listen(id, params, sink);
       default:
-        return errorResponse(id, "methodNotFound", `Method not found: ${method}`);
+        return errorResponse(id, "methodNotFound", `Method not found: ${clip(method)}`);
     }
   }
 
@@ -546,7 +562,7 @@ export class Connection implements SessionTarget {
         return resultResponse(id, "{}");
       }
       default:
-        return errorResponse(id, "methodNotFound", `Method not found: ${method}`);
+        return errorResponse(id, "methodNotFound", `Method not found: ${clip(method)}`);
     }
   }
 
@@ -585,6 +601,7 @@ export class Connection implements SessionTarget {
     if (method === "resources/read") {
       const uri = params?.uri;
       if (typeof uri !== "string") return errorResponse(id, "invalidParams", 'Invalid params: resources/read needs a string "uri"');
+      if (uri.length > MAX_URI_LENGTH) return uriTooLong(id);
       return this.invoke(frame, (primitives) => primitives.read(frame, uri));
     }
     const name = params?.name;
@@ -620,6 +637,7 @@ export class Connection implements SessionTarget {
     if (!this.server.pages["resources/list"]) return errorResponse(id, "methodNotFound", `Method not found: ${method}`);
     const uri = params?.uri;
     if (typeof uri !== "string") return errorResponse(id, "invalidParams", `Invalid params: ${method} needs a string "uri"`);
+    if (uri.length > MAX_URI_LENGTH) return uriTooLong(id);
     if (method === "resources/unsubscribe") {
       this.server.subscriptions.unsubscribe(this, uri);
       return resultResponse(id, "{}");
@@ -643,7 +661,7 @@ export class Connection implements SessionTarget {
   }
 
   private idInUse(id: RequestId): string {
-    return errorResponse(id, "invalidRequest", `Invalid Request: id ${JSON.stringify(id)} is already in use by a request in progress`);
+    return errorResponse(id, "invalidRequest", `Invalid Request: id ${typeof id === "string" ? JSON.stringify(clip(id)) : String(id)} is already in use by a request in progress`);
   }
 
   private callTool(
@@ -657,7 +675,7 @@ export class Connection implements SessionTarget {
     const name = params?.name;
     if (typeof name !== "string") return errorResponse(id, "invalidParams", 'Invalid params: tools/call needs a string "name"');
     const slot = this.server.slots.get(name);
-    if (!slot) return errorResponse(id, "invalidParams", `Unknown tool: ${name}`);
+    if (!slot) return errorResponse(id, "invalidParams", `Unknown tool: ${clip(name)}`);
     const args = params?.arguments ?? {};
     if (!isObject(args)) return errorResponse(id, "invalidParams", 'Invalid params: "arguments" must be an object');
     if (this.inFlight.has(id)) return this.idInUse(id);
@@ -701,6 +719,18 @@ export class Connection implements SessionTarget {
       return responses.length > 0 ? `[${responses.join(",")}]` : undefined;
     });
   }
+}
+
+/** A runtime failure while handling `message`: logged here, answered with -32603 (requests only). */
+function crashed(error: unknown, message: unknown): string | undefined {
+  console.error("[mcpgen] internal error:", error);
+  if (!isObject(message)) return errorResponse(undefined, "internalError");
+  if (message.id === undefined) return undefined; // a notification (or a client response) is never answered
+  return errorResponse(isRequestId(message.id) ? message.id : undefined, "internalError");
+}
+
+function uriTooLong(id: RequestId): string {
+  return errorResponse(id, "invalidParams", `Invalid params: "uri" is longer than ${MAX_URI_LENGTH} characters`);
 }
 
 /** The 2026-era `_meta` envelope: what is wrong with it, if anything (the version was checked already). */

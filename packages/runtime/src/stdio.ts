@@ -7,6 +7,7 @@
  */
 import type { Readable, Writable } from "node:stream";
 import { errorResponse } from "./errors.js";
+import { parseMessage } from "./json.js";
 import { settledWithin, type Server } from "./server.js";
 
 export interface StdioOptions {
@@ -98,12 +99,18 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSes
     if (line.trim() === "") return;
     let message: unknown;
     try {
-      message = JSON.parse(line);
+      message = parseMessage(line);
     } catch (error) {
       write(errorResponse(undefined, "parseError", `Parse error: ${(error as Error).message}`));
       return;
     }
-    const response = connection.handle(message);
+    let response: ReturnType<typeof connection.handle>;
+    try {
+      response = connection.handle(message);
+    } catch (error) {
+      crash(error); // the core catches its own failures; this keeps the loop alive should one slip through
+      return;
+    }
     if (typeof response === "string") write(response);
     else if (response !== undefined) {
       // Tracked until answered: at end of input every request still being answered gets the grace,

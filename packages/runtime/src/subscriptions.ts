@@ -9,7 +9,8 @@
  * `Server.resourceUpdated()` / `Server.listChanged()` (and the same on a handler's `ctx`) fan out to both.
  */
 import type { ListKind } from "./handler.js";
-import { isObject, type RequestId } from "./protocol.js";
+import { idJson } from "./json.js";
+import { isObject, MAX_URI_LENGTH, type RequestId } from "./protocol.js";
 
 export const META_SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
 
@@ -117,6 +118,7 @@ export class Subscriptions {
     const uris = requested.resourceSubscriptions;
     if (uris !== undefined) {
       if (!Array.isArray(uris) || !uris.every((uri) => typeof uri === "string")) return '"notifications.resourceSubscriptions" must be an array of strings';
+      if (uris.some((uri: string) => uri.length > MAX_URI_LENGTH)) return `"notifications.resourceSubscriptions" holds a URI longer than ${MAX_URI_LENGTH} characters`;
       const distinct = [...new Set(uris as string[])];
       if (distinct.length > this.maxPerClient) return `a listen stream may subscribe to at most ${this.maxPerClient} resources`;
       if (can.resources) honored.resourceSubscriptions = distinct;
@@ -173,7 +175,7 @@ export class Listener {
   deliver(method: string, members: string): void {
     if (this.closed) return;
     try {
-      const sent = this.send(`{"jsonrpc":"2.0","method":"${method}","params":{"_meta":{"${META_SUBSCRIPTION_ID}":${JSON.stringify(this.id)}}${members}}}`);
+      const sent = this.send(`{"jsonrpc":"2.0","method":"${method}","params":{"_meta":{"${META_SUBSCRIPTION_ID}":${idJson(this.id)}}${members}}}`);
       if (sent instanceof Promise) sent.catch(() => {});
     } catch {
       // best effort: the transport reports its own failures

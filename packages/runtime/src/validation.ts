@@ -2,24 +2,29 @@
  * Turns the errors of a precompiled validator into one line a model can act on:
  * `/query: must be string; /limit: must be <= 100; /extra: unknown property (not allowed)`.
  */
+import { clip } from "./protocol.js";
 import type { ValidationError } from "./registry.js";
 
 /** At most this many problems are listed; the rest are counted. */
 const MAX_LISTED = 8;
 
+/**
+ * Validators collect every error, and a client controls how many there are (12,000 wrong items, 12,000
+ * unknown keys): the work here stays linear in them — a set de-duplicates, and only the listed problems are
+ * described; the rest are counted (duplicates among them included).
+ */
 export function describeValidationErrors(errors: readonly ValidationError[] | null | undefined): string {
   if (!errors || errors.length === 0) return "/: does not match the schema";
-  const lines: string[] = [];
-  for (const error of errors) {
-    const line = describe(error);
-    if (!lines.includes(line)) lines.push(line);
-  }
-  const shown = lines.slice(0, MAX_LISTED).join("; ");
-  return lines.length > MAX_LISTED ? `${shown}; and ${lines.length - MAX_LISTED} more` : shown;
+  const lines = new Set<string>();
+  let index = 0;
+  for (; index < errors.length && lines.size < MAX_LISTED; index++) lines.add(describe(errors[index] as ValidationError));
+  const shown = [...lines].join("; ");
+  const rest = errors.length - index;
+  return rest > 0 ? `${shown}; and ${rest} more` : shown;
 }
 
 function describe(error: ValidationError): string {
-  const path = error.instancePath || "";
+  const path = clip(error.instancePath || "");
   const params = error.params ?? {};
   switch (error.keyword) {
     case "required":
@@ -67,7 +72,7 @@ function fromParams(keyword: string, params: Record<string, unknown>): string {
 /** The JSON pointer of property `name` under `path` (RFC 6901 escaping). */
 function child(path: string, name: unknown): string {
   if (typeof name !== "string") return path || "/";
-  return `${path}/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+  return `${path}/${clip(name).replace(/~/g, "~0").replace(/\//g, "~1")}`;
 }
 
 function list(values: unknown): string {

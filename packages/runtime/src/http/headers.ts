@@ -3,7 +3,7 @@
  * declare with `x-mcp-header`, checked against the body. Any disagreement is a `HeaderMismatch`.
  */
 import type { WireTool } from "../registry.js";
-import { isObject } from "../protocol.js";
+import { describeValue, isObject } from "../protocol.js";
 
 /** Decodes the `=?base64?…?=` sentinel form of a header value; `undefined` when it is malformed. */
 export function decodeHeaderValue(value: string): string | undefined {
@@ -65,14 +65,14 @@ export function paramHeaderProblem(
 ): string | undefined {
   for (const declaration of declarations) {
     let value: unknown = args;
-    for (const key of declaration.path) value = isObject(value) ? value[key] : undefined;
+    for (const key of declaration.path) value = isObject(value) && Object.hasOwn(value, key) ? value[key] : undefined;
     const raw = header(declaration.header);
     if (value === undefined || value === null) continue; // the client must omit the header; nothing to compare
-    if (raw === undefined) return `${declaration.display} header is missing; the body has ${JSON.stringify(value)} at /${declaration.path.join("/")}`;
+    if (raw === undefined) return `${declaration.display} header is missing; the body has ${describeValue(value)} at /${declaration.path.join("/")}`;
     const decoded = decodeHeaderValue(raw);
     if (decoded === undefined) return `${declaration.display} header value is not a valid header value`;
     if (!sameValue(decoded, value)) {
-      return `${declaration.display} header value ${JSON.stringify(decoded)} does not match body value ${JSON.stringify(value)}`;
+      return `${declaration.display} header value ${JSON.stringify(decoded)} does not match body value ${describeValue(value)}`;
     }
   }
   return undefined;

@@ -10,7 +10,10 @@
  */
 import { errorResponse, ERROR_TABLE, httpStatusOfCode, type ErrorKind } from "../errors.js";
 import type { AuthInfo } from "../handler.js";
+import { parseMessage } from "../json.js";
 import {
+  clip,
+  describeValue,
   isObject,
   LEGACY_PROTOCOL_VERSIONS,
   META_PROTOCOL_VERSION,
@@ -248,7 +251,7 @@ export class HttpTransport {
   private received(input: HttpInput, text: string, accept: { json: boolean; sse: boolean }, auth: AuthInfo | undefined): HttpOutput | Promise<HttpOutput> {
     let message: unknown;
     try {
-      message = JSON.parse(text);
+      message = parseMessage(text);
     } catch (error) {
       return reject("parseError", `Parse error: ${(error as Error).message}`);
     }
@@ -292,7 +295,7 @@ export class HttpTransport {
       return reject("invalidParams", `Invalid params: missing _meta["${META_PROTOCOL_VERSION}"] (MCP-Protocol-Version is ${headerVersion}); send it on every request`, id);
     }
     if (headerVersion !== claim) {
-      return reject("headerMismatch", `Header mismatch: MCP-Protocol-Version header value '${headerVersion}' does not match body value '${String(claim)}'`, id);
+      return reject("headerMismatch", `Header mismatch: MCP-Protocol-Version header value '${headerVersion}' does not match body value ${typeof claim === "string" ? `'${clip(claim)}'` : describeValue(claim)}`, id);
     }
     const method = message.method;
     const methodHeader = input.header("mcp-method");
@@ -306,7 +309,7 @@ export class HttpTransport {
       const name = decodeHeaderValue(raw);
       if (name === undefined) return reject("headerMismatch", "Header mismatch: the Mcp-Name header value is malformed", id);
       if (name !== source.value) {
-        return reject("headerMismatch", `Header mismatch: Mcp-Name header value '${name}' does not match body value '${String(source.value)}'`, id);
+        return reject("headerMismatch", `Header mismatch: Mcp-Name header value '${name}' does not match body value ${typeof source.value === "string" ? `'${clip(source.value)}'` : describeValue(source.value)}`, id);
       }
       if (method === "tools/call" && typeof source.value === "string") {
         const problem = paramHeaderProblem(this.paramHeadersOf(source.value), params?.arguments, (name) => input.header(name));
@@ -740,7 +743,7 @@ function errorCode(text: string): number | undefined {
 }
 
 function isRequestIdValue(value: unknown): value is RequestId {
-  return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
+  return typeof value === "string" || (typeof value === "number" && Number.isInteger(value)) || typeof value === "bigint";
 }
 
 /** An answer produced by the transport itself, from the error table: status plus a JSON-RPC error body. */
