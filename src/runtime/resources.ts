@@ -1,11 +1,12 @@
 /**
  * `resources/read`: a URI is routed to its static resource (inline contents, or a handler) or to the first
- * resource template that matches it; the template's variables are extracted with an RFC 6570 library,
+ * resource template that matches it; the template's variables are extracted from the URI (`uri-match.ts`),
  * validated and converted by the template's precompiled validator, and handed to its handler. The contents
  * come back as text (with the resource's `mimeType`), base64 blobs, or as the handler gave them.
  *
  * Matching lives in `uri-match.ts`, loaded on the first read that needs a template (a server without
- * templates never loads the URI template libraries).
+ * templates never loads the regular-expression engine for it). It takes time linear in the URI, and URIs
+ * longer than `MAX_TEMPLATE_URI_LENGTH` are not matched at all: they are not found.
  */
 import { toBase64 } from "./content.js";
 import { errorResponse } from "./errors.js";
@@ -36,6 +37,13 @@ interface TemplateSlot {
 export type Route =
   | { readonly kind: "static"; readonly slot: StaticSlot }
   | { readonly kind: "template"; readonly slot: TemplateSlot; readonly variables: Record<string, unknown> };
+
+/**
+ * The longest URI matched against templates (UTF-16 units). Matching is linear, but a URI must fit in a
+ * request body (4 MiB by default), and an identifier that long is an attack: 8 Ki is what common HTTP servers
+ * accept as a whole request line, and the worst case of matching that many characters stays in milliseconds.
+ */
+export const MAX_TEMPLATE_URI_LENGTH = 8192;
 
 /** The registry's resources and templates, by URI and by template string. */
 export class ResourceRouter {
@@ -69,7 +77,7 @@ export class ResourceRouter {
   route(uri: string): Route | undefined | Promise<Route | undefined> {
     const found = this.statics.get(normalizeEscapes(uri));
     if (found) return { kind: "static", slot: found };
-    if (this.templates.length === 0) return undefined;
+    if (this.templates.length === 0 || uri.length > MAX_TEMPLATE_URI_LENGTH) return undefined;
     return this.matchers.get().then((matchers) => {
       for (const { slot, matcher } of matchers) {
         const variables = matcher.match(uri);
@@ -121,7 +129,11 @@ export class ResourceRead extends Invocation {
 
   private routed(route: Route | undefined): string | undefined | Promise<string | undefined> {
     this.route = route;
-    if (!route) return this.notFound(`Resource not found: ${this.uri}`);
+    if (!route) {
+      const { length } = this.uri;
+      if (length <= MAX_TEMPLATE_URI_LENGTH) return this.notFound(`Resource not found: ${this.uri}`);
+      return this.notFound(`Resource not found: a URI of ${length} characters (resource templates match at most ${MAX_TEMPLATE_URI_LENGTH})`);
+    }
     if (route.kind === "static") {
       const { inline, module } = route.slot;
       if (inline !== undefined) return this.result(inline, this.conn.server.cacheHints);
