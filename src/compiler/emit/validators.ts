@@ -5,7 +5,7 @@
  */
 import standaloneModule from "ajv/dist/standalone/index.js";
 import type { Dialect } from "../ajv.js";
-import { ajvDiagnostics, createAjv } from "../ajv.js";
+import { ajvDiagnostics, createAjv, REGEXP_MODULE } from "../ajv.js";
 import { cacheKey, type Cache } from "../cache.js";
 import { pointerJoin, type Diagnostic } from "../diagnostics.js";
 import type { ToolIR } from "../ir.js";
@@ -127,7 +127,8 @@ export function toEsm(code: string): ValidatorModule {
   if (/\brequire\s*\(/.test(body)) throw new Error("ajv standalone output still calls require()");
   const imports = [...bindings].map(([specifier, binding]) => ({
     binding,
-    specifier: /\.[cm]?js$/.test(specifier) ? specifier : specifier + ".js",
+    // ajv's and ajv-formats' helpers are files; the pattern engine is a subpath export of the runtime.
+    specifier: /\.[cm]?js$/.test(specifier) || specifier === REGEXP_MODULE ? specifier : specifier + ".js",
   }));
   return { imports, body };
 }
