@@ -5,6 +5,7 @@ import { ValueScope } from "ajv/dist/compile/codegen/index.js";
 import addFormatsModule from "ajv-formats";
 import { fullFormats } from "ajv-formats/dist/formats.js";
 import { pointerJoin, type Diagnostic } from "./diagnostics.js";
+import regExp from "@mcpgen/runtime/regexp";
 
 export type Dialect = "2020-12" | "draft-07";
 
@@ -38,6 +39,21 @@ export const COMPILE_OPTIONS: Options = {
   ownProperties: true,
 };
 
+/**
+ * The runtime's regular-expression engine (`packages/runtime/src/regexp.ts`), the one place that names it:
+ * the compiler checks patterns with it (mcpgen's peer dependency on the runtime keeps the two in step), and
+ * ajv's standalone code requires it, which `toEsm` turns into an import of `@mcpgen/runtime/validators`.
+ */
+export const REGEXP_MODULE = "@mcpgen/runtime/regexp";
+
+/**
+ * ajv's `code.regExp`: patterns compile with the runtime's linear-time engine at build time too (examples
+ * are checked with it), and standalone code calls it through an import of `REGEXP_MODULE`.
+ */
+export const PATTERN_ENGINE = Object.assign((pattern: string, flags: string) => regExp(pattern, flags), {
+  code: `require(${JSON.stringify(REGEXP_MODULE)}).default`,
+});
+
 const compilers = new Map<string, { ajv: Ajv; keywords: Set<string> }>();
 
 /**
@@ -54,7 +70,8 @@ export function createAjv(dialect: Dialect, extensionKeywords: Iterable<string> 
   if (!compiler) {
     // `check` already validated every schema against its meta-schema (precompiled, meta-validators.ts), so
     // this one neither validates schemas nor needs the meta-schemas (`meta: false`).
-    const opts: Options = { ...COMPILE_OPTIONS, meta: false, validateSchema: false, ...(coerceTypes && { coerceTypes: true }) };
+    const code = { ...COMPILE_OPTIONS.code, regExp: PATTERN_ENGINE };
+    const opts: Options = { ...COMPILE_OPTIONS, code, meta: false, validateSchema: false, ...(coerceTypes && { coerceTypes: true }) };
     const ajv = addFormats(dialect === "2020-12" ? new Ajv2020(opts) : new Ajv(opts));
     compilers.set(id, (compiler = { ajv, keywords: new Set() }));
   } else {

@@ -4,6 +4,7 @@ import { ajvDiagnostics, DIALECT_URIS, KNOWN_FORMATS, type Dialect } from "./ajv
 import { pointerJoin, type Diagnostic } from "./diagnostics.js";
 import { validateSchemaOf } from "./meta-validators.js";
 import { KNOWN_KEYWORDS, walkSchema } from "./schema-walk.js";
+import { unsupportedPattern } from "@mcpgen/runtime/regexp";
 
 /** Names of tools, resources and prompts: they become file names and identifiers. */
 export const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -53,9 +54,28 @@ export function checkSchema(schema: unknown, doc: SourceDoc, base: string, paren
       ctx.report(doc, pointerJoin(pointer, "$id"), "$id is only supported at the root of a defs/ file ($ref resolves against file paths)");
     for (const keyword of ["$dynamicRef", "$dynamicAnchor"])
       if (node[keyword] !== undefined) ctx.report(doc, pointerJoin(pointer, keyword), `${keyword} is not supported: use "$ref" with a JSON pointer or an $anchor`);
+    if (typeof node.pattern === "string") checkPattern(node.pattern, doc, pointerJoin(pointer, "pattern"), ctx);
+    const patternProperties = node.patternProperties;
+    if (patternProperties !== null && typeof patternProperties === "object" && !Array.isArray(patternProperties))
+      for (const key of Object.keys(patternProperties)) checkPattern(key, doc, pointerJoin(pointer, "patternProperties", key), ctx);
     if (pointer !== base && node.$schema !== undefined)
       ctx.report(doc, pointerJoin(pointer, "$schema"), "$schema is only allowed at the root of a schema");
   });
   return ctx.diagnostics.length === before ? dialect : undefined;
 }
 
+
+/**
+ * A pattern must be an ECMA-262 regular expression (with the `u` flag, as JSON Schema says) that the
+ * validators' linear-time engine can run (src/runtime/regexp.ts): no backreferences, no lookaround.
+ */
+function checkPattern(pattern: string, doc: SourceDoc, pointer: string, ctx: Context): void {
+  try {
+    new RegExp(pattern, "u");
+  } catch (error) {
+    ctx.report(doc, pointer, `invalid regular expression ${JSON.stringify(pattern)}: ${(error as Error).message}`);
+    return;
+  }
+  const why = unsupportedPattern(pattern);
+  if (why !== undefined) ctx.report(doc, pointer, `pattern ${JSON.stringify(pattern)} cannot be matched in linear time: ${why}`);
+}

@@ -212,6 +212,43 @@ const cases: { name: string; given: Record<string, unknown>; want: string[] }[] 
     ],
   },
   {
+    name: "patterns the linear-time engine cannot run, and invalid ones: every one at its own keyword",
+    given: server(
+      {
+        a: {
+          inputSchema: {
+            type: "object",
+            properties: {
+              back: { type: "string", pattern: "^(a)\\1$" },
+              ahead: { type: "string", pattern: "^(?!x)" },
+              broken: { type: "string", pattern: "[" },
+              fine: { type: "string", pattern: "^(a+)+$" },
+              map: { type: "object", patternProperties: { "^(?<=x)y": {}, "^ok$": { type: "string", pattern: "\\k<n>(?<n>a)" } } },
+              shared: { $ref: "../defs/ids.json" },
+            },
+          },
+          outputSchema: { type: "object", properties: { out: { type: "string", pattern: "(?<!a)b" } } },
+        },
+      },
+      {
+        "defs/ids.json": { type: "string", pattern: "^(\\d)\\1$" },
+        "resources/t.json": { uriTemplate: "x://t/{id}", variables: { id: { schema: { type: "string", pattern: "(?=a)" } } } },
+        "prompts/p.json": { arguments: [{ name: "q", schema: { type: "string", pattern: "^[\\S]$" } }] },
+      },
+    ),
+    want: [
+      'schemas/defs/ids.json#/pattern: pattern "^(\\\\d)\\\\1$" cannot be matched in linear time: backreferences are not supported by the linear-time engine',
+      'schemas/prompts/p.json#/arguments/0/schema/pattern: pattern "^[\\\\S]$" cannot be matched in linear time: \\S inside a character class is not supported by the linear-time engine',
+      'schemas/resources/t.json#/variables/id/schema/pattern: pattern "(?=a)" cannot be matched in linear time: lookahead and lookbehind assertions are not supported by the linear-time engine',
+      'schemas/tools/a.json#/inputSchema/properties/ahead/pattern: pattern "^(?!x)" cannot be matched in linear time: lookahead and lookbehind assertions are not supported by the linear-time engine',
+      'schemas/tools/a.json#/inputSchema/properties/back/pattern: pattern "^(a)\\\\1$" cannot be matched in linear time: backreferences are not supported by the linear-time engine',
+      'schemas/tools/a.json#/inputSchema/properties/broken/pattern: invalid regular expression "[": Invalid regular expression: /[/u: Unterminated character class',
+      'schemas/tools/a.json#/inputSchema/properties/map/patternProperties/%5E(?%3C=x)y: pattern "^(?<=x)y" cannot be matched in linear time: lookahead and lookbehind assertions are not supported by the linear-time engine',
+      'schemas/tools/a.json#/inputSchema/properties/map/patternProperties/%5Eok$/pattern: pattern "\\\\k<n>(?<n>a)" cannot be matched in linear time: backreferences are not supported by the linear-time engine',
+      'schemas/tools/a.json#/outputSchema/properties/out/pattern: pattern "(?<!a)b" cannot be matched in linear time: lookahead and lookbehind assertions are not supported by the linear-time engine',
+    ],
+  },
+  {
     name: "stray files",
     given: server({ a: { inputSchema: obj } }, { "notes.json": {} }),
     want: ["schemas/notes.json#: unexpected file: the layout is server.json, annotations.json, tools/*, resources/*, prompts/* and defs/**"],

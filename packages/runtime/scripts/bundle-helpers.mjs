@@ -1,6 +1,6 @@
 /**
- * Runs after `tsc` (npm run build): bundles dist/validators.js — ajv's runtime helpers and ajv-formats'
- * formats, which every generated validator imports — into one self-contained module, and writes the
+ * Runs after `tsc` (npm run build): bundles dist/validators.js — ajv's runtime helpers, ajv-formats'
+ * formats and the pattern engine, which every generated validator imports — into one module, and writes the
  * licenses of what it took in beside it. A generated server then installs @mcpgen/runtime alone instead
  * of ajv, ajv-formats and their four dependencies, which only the compiler needs.
  */
@@ -13,6 +13,8 @@ const { metafile } = await build({
   entryPoints: [new URL("../src/validators.ts", import.meta.url).pathname],
   outfile: path.join(dist, "validators.js"),
   bundle: true,
+  // The pattern engine's re2js stays a dependency of the runtime: resource templates use it too.
+  external: ["re2js"],
   format: "esm",
   platform: "neutral",
   target: "es2022",

@@ -58,7 +58,9 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 
 /**
  * The longest URI the core accepts from a client (`resources/read`, `resources/subscribe`, listen filters,
- * completion references), in UTF-16 code units: what a session stores stays bounded by count × this.
+ * completion references), in UTF-16 code units: what a session stores stays bounded by count × this. 8 Ki is
+ * what common HTTP servers accept as a whole request line, and matching that many characters against the
+ * resource templates (linear) stays in milliseconds.
  */
 export const MAX_URI_LENGTH = 8192;
 /** The longest name the core accepts from a client (tools, prompts, arguments, template variables). */

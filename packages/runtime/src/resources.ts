@@ -1,11 +1,12 @@
 /**
  * `resources/read`: a URI is routed to its static resource (inline contents, or a handler) or to the first
- * resource template that matches it; the template's variables are extracted with an RFC 6570 library,
+ * resource template that matches it; the template's variables are extracted from the URI (`uri-match.ts`),
  * validated and converted by the template's precompiled validator, and handed to its handler. The contents
  * come back as text (with the resource's `mimeType`), base64 blobs, or as the handler gave them.
  *
  * Matching lives in `uri-match.ts`, loaded on the first read that needs a template (a server without
- * templates never loads the URI template libraries).
+ * templates never loads the regular-expression engine for it). It takes time linear in the URI; URIs longer
+ * than `MAX_URI_LENGTH` are refused before they get here (server.ts), and never matched.
  */
 import { toBase64 } from "./content.js";
 import { errorResponse } from "./errors.js";
@@ -14,7 +15,7 @@ import { ClientRequestError, ToolError } from "./handler.js";
 import type { StateBinding } from "./input.js";
 import { Invocation, isNamedError } from "./invocation.js";
 import { Lazy } from "./lazy.js";
-import { isObject, type RequestId } from "./protocol.js";
+import { isObject, MAX_URI_LENGTH, type RequestId } from "./protocol.js";
 import type { AnyHandlerModule, Registry, ResourceEntry, ResourceTemplateEntry, Validate } from "./registry.js";
 import type { Connection, Sink } from "./server.js";
 import type { TemplateMatcher } from "./uri-match.js";
@@ -69,7 +70,7 @@ export class ResourceRouter {
   route(uri: string): Route | undefined | Promise<Route | undefined> {
     const found = this.statics.get(normalizeEscapes(uri));
     if (found) return { kind: "static", slot: found };
-    if (this.templates.length === 0) return undefined;
+    if (this.templates.length === 0 || uri.length > MAX_URI_LENGTH) return undefined;
     return this.matchers.get().then((matchers) => {
       for (const { slot, matcher } of matchers) {
         const variables = matcher.match(uri);

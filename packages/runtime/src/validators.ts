@@ -20,5 +20,7 @@ export const equal = cjsDefault(equalModule);
 export const ucs2length = cjsDefault(ucs2lengthModule);
 export const uri: { code: string } = cjsDefault(uriModule);
 export const ValidationError = cjsDefault(validationErrorModule);
+/** The linear-time engine every `pattern` runs on (ajv's `code.regExp`). */
+export { default as regExp } from "./regexp.js";
 /** ajv-formats' format definitions, as the validators reach them (`formats.fullFormats.<name>`). */
 export const formats = { fullFormats: formatsModule.fullFormats };

@@ -5,7 +5,7 @@
  */
 import standaloneModule from "ajv/dist/standalone/index.js";
 import type { Dialect } from "../ajv.js";
-import { ajvDiagnostics, createAjv } from "../ajv.js";
+import { ajvDiagnostics, createAjv, REGEXP_MODULE } from "../ajv.js";
 import { cacheKey, type Cache } from "../cache.js";
 import { pointerJoin, type Diagnostic } from "../diagnostics.js";
 import type { ToolIR } from "../ir.js";
@@ -118,6 +118,7 @@ const HELPERS: Record<string, string> = {
   "ajv/dist/runtime/uri": "uri",
   "ajv/dist/runtime/validation_error": "ValidationError",
   "ajv-formats/dist/formats": "formats",
+  [REGEXP_MODULE]: "regExp",
 };
 
 /**

@@ -1,0 +1,65 @@
+// Generated validators run `pattern` and `patternProperties` on the runtime's linear-time engine: a
+// catastrophic pattern answers at once, ECMA-262 meanings are kept, and no code is generated at run time.
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import { build } from "mcpgen";
+import { tempProject, writeSchemas, server } from "./helpers.js";
+
+type Validate = ((data: unknown) => boolean) & { errors?: unknown[] | null };
+
+const TOOL = {
+  inputSchema: {
+    type: "object",
+    properties: {
+      nested: { type: "string", pattern: "^(a+)+$" },
+      spaces: { type: "string", pattern: "^\\s+$" },
+      line: { type: "string", pattern: "^.$" },
+      emoji: { type: "string", pattern: "^\\u{1F600}$" },
+      tags: { type: "object", patternProperties: { "^(x+x+)+y$": { type: "integer" } }, additionalProperties: false },
+    },
+  },
+};
+
+describe("patterns in generated validators", () => {
+  let file: string;
+  let input: Validate;
+
+  beforeAll(async () => {
+    const dir = await tempProject(true); // below the repository, where `mcpgen/runtime/regexp` resolves
+    await writeSchemas(dir, server({ catastrophic: TOOL }));
+    await build({ cwd: dir, cache: false });
+    file = path.join(dir, "generated/validators/catastrophic.gen.js");
+    ({ input } = (await import(pathToFileURL(file).href)) as { input: Validate });
+  });
+
+  it.each([30, 1_000, 10_000])("answers ^(a+)+$ against %i bytes at once", (size) => {
+    const started = performance.now();
+    expect(input({ nested: "a".repeat(size - 1) + "!" })).toBe(false);
+    expect(input({ nested: "a".repeat(size) })).toBe(true);
+    expect(input({ tags: { ["x".repeat(size)]: 1 } })).toBe(false);
+    expect(performance.now() - started).toBeLessThan(200);
+  });
+
+  it.each([
+    ["\\s is ECMA-262 white space (no-break space, BOM)", { spaces: "\u00a0\ufeff\t" }, true],
+    [". leaves out line terminators", { line: "\u2028" }, false],
+    [". takes a whole astral character", { line: "😀" }, true],
+    ["\\u{…} escapes", { emoji: "😀" }, true],
+    ["patternProperties apply to matching names", { tags: { xxy: "no" } }, false],
+  ])("keeps the ECMA-262 meaning: %s", (_name, value, valid) => {
+    expect(input(value)).toBe(valid);
+  });
+
+  it("loads and validates under --disallow-code-generation-from-strings", () => {
+    const script = `
+      const { input } = await import(${JSON.stringify(pathToFileURL(file).href)});
+      let blocked = false;
+      try { eval("1"); } catch { blocked = true; }
+      console.log(JSON.stringify({ blocked, ok: input({ nested: "aaa" }), bad: input({ nested: "a".repeat(5000) + "!" }) }));`;
+    const run = spawnSync(process.execPath, ["--disallow-code-generation-from-strings", "--input-type=module", "-e", script], { encoding: "utf8", timeout: 20_000, cwd: path.dirname(file) });
+    expect(run.stderr).toBe("");
+    expect(JSON.parse(run.stdout)).toEqual({ blocked: true, ok: true, bad: false });
+  });
+});
