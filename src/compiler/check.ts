@@ -226,7 +226,7 @@ function checkManifest(doc: SourceDoc | undefined, tools: ToolFile[], allToolNam
     if (doc) checkContradiction(hints, doc, pointerJoin("/presets", name), ctx);
   }
   for (const t of tools) {
-    const entry = manifest.tools?.[t.name];
+    const entry = manifest.tools && Object.hasOwn(manifest.tools, t.name) ? manifest.tools[t.name] : undefined;
     if (entry === undefined) {
       if (requireHints && tools.length > 0) {
         ctx.report(

@@ -212,6 +212,20 @@ const cases: { name: string; given: Record<string, unknown>; want: string[] }[] 
     ],
   },
   {
+    name: "names that are members of Object.prototype need their own manifest entries",
+    given: {
+      ...server({ a: { inputSchema: obj } }),
+      "tools/constructor.json": { inputSchema: obj },
+      "tools/toString.json": { inputSchema: obj },
+      "annotations.json": { tools: { a: "hasOwnProperty", toString: ["valueOf"] } },
+    },
+    want: [
+      'schemas/annotations.json#/tools/a: unknown preset "hasOwnProperty" (known: create, delete, external, readOnly, update)',
+      'schemas/annotations.json#/tools/toString/0: unknown preset "valueOf" (known: create, delete, external, readOnly, update)',
+      'schemas/tools/constructor.json#: tool "constructor" has no behaviour hints in schemas/annotations.json: add it under "tools" (e.g. "constructor": "readOnly"), or set "requireHints": false',
+    ],
+  },
+  {
     name: "stray files",
     given: server({ a: { inputSchema: obj } }, { "notes.json": {} }),
     want: ["schemas/notes.json#: unexpected file: the layout is server.json, annotations.json, tools/*, resources/*, prompts/* and defs/**"],
