@@ -1,10 +1,16 @@
-/** The `mcpgen` command line: `build` and `init`. Messages go to stderr; exit 0 ok, 1 problems, 2 usage. */
+/**
+ * The `mcpgen` command line: `build` and `init`. Messages go to stderr; exit 0 ok, 1 problems, 2 usage,
+ * 3 an internal error (a bug in mcpgen: one line, the stack only with MCPGEN_DEBUG set).
+ */
 import path from "node:path";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { build, DEFAULTS, DiagnosticError, OutputError, VERSION, type BuildResult, type Counts } from "../compiler/index.js";
 import { rel } from "../compiler/config.js";
 
 const say = (line: string) => process.stderr.write(line + "\n");
+
+/** The exit code of an unexpected exception, apart from 1 (problems in the input) and 2 (usage). */
+export const INTERNAL_ERROR = 3;
 
 export function program(): Command {
   const cli = new Command("mcpgen")
@@ -109,8 +115,10 @@ export async function main(argv: string[] = process.argv): Promise<void> {
       say(`mcpgen: ${error.message}`);
       process.exitCode = 1;
     } else {
-      say(`mcpgen: internal error: ${(error as Error).stack ?? String(error)}`);
-      process.exitCode = 1;
+      // The last resort: every problem with the input or the options has a message of its own above.
+      const detail = error instanceof Error ? (process.env.MCPGEN_DEBUG ? error.stack : `${error.name}: ${error.message.split("\n")[0]}`) : String(error);
+      say(`mcpgen: internal error, a bug in mcpgen (please report it; MCPGEN_DEBUG=1 shows where): ${detail}`);
+      process.exitCode = INTERNAL_ERROR;
     }
   }
 }

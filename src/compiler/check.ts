@@ -80,7 +80,9 @@ export function check(sources: Sources, memo?: CheckMemo): { checked: Checked | 
   });
   const tools = sources.tools.flatMap((doc) => (passed.has(doc) ? [toolFile(doc)] : checkToolFile(doc, ctx)));
   for (const [name, rule] of toolRules) rule(tools, ctx, name);
-  const manifest = checkManifest(sources.annotations, tools, sources.tools.map(toolName), ctx);
+  // Tool files that failed to load or to pass their meta-schema still name a tool (by file name at least).
+  const named = [...sources.tools.map(toolName), ...sources.unloaded.filter((rel) => rel.startsWith("tools/")).map(fileStem)];
+  const manifest = checkManifest(sources.annotations, tools, named, ctx);
   const checkedTools = tools.flatMap((t) => {
     let dialect: Dialect | undefined;
     let outDialect: Dialect | undefined;
@@ -140,7 +142,11 @@ function toolFile(doc: SourceDoc): ToolFile {
 /** A tool's name: its `name`, or else its file name without the extension. */
 function toolName(doc: SourceDoc): string {
   const name = (doc.value as { name?: unknown } | null)?.name;
-  return typeof name === "string" ? name : path.posix.basename(doc.rel).replace(/\.(json|ya?ml)$/i, "");
+  return typeof name === "string" ? name : fileStem(doc.rel);
+}
+
+function fileStem(rel: string): string {
+  return path.posix.basename(rel).replace(/\.(json|ya?ml)$/i, "");
 }
 
 type ToolRule = (tools: ToolFile[], ctx: Context, rule: string) => void;

@@ -8,8 +8,12 @@ export interface Diagnostic {
   message: string;
 }
 
+/** An unpaired UTF-16 surrogate: not Unicode text (`encodeURI` throws on it). */
+export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 export function formatDiagnostic(d: Diagnostic): string {
-  return `${d.file}#${encodeURI(d.pointer).replace(/#/g, "%23")}: ${d.message}`;
+  const pointer = d.pointer.replace(new RegExp(LONE_SURROGATE, "g"), "\uFFFD");
+  return `${d.file}#${encodeURI(pointer).replace(/#/g, "%23")}: ${d.message}`;
 }
 
 /** Sorted by file, then pointer, then message; duplicates removed. */

@@ -1,11 +1,20 @@
 // Table-driven tests of every diagnostic the compiler gives: `given` schema files, `want` the exact,
 // sorted `file#/pointer: message` lines — and nothing written.
 import { existsSync } from "node:fs";
+import { rename, rm, symlink } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildFiles, server } from "./helpers.js";
+import { build } from "mcpgen";
+import { buildFiles, server, tempProject, writeSchemas } from "./helpers.js";
 
 const obj = { type: "object" };
+
+/** An object schema nesting `levels` object schemas through "properties/a". */
+function deep(levels: number): Record<string, unknown> {
+  let schema: Record<string, unknown> = { type: "string" };
+  for (let i = 0; i < levels; i++) schema = { type: "object", properties: { a: schema } };
+  return schema;
+}
 
 const cases: { name: string; given: Record<string, unknown>; want: string[] }[] = [
   {
@@ -227,8 +236,40 @@ const cases: { name: string; given: Record<string, unknown>; want: string[] }[] 
   },
   {
     name: "stray files",
-    given: server({ a: { inputSchema: obj } }, { "notes.json": {} }),
-    want: ["schemas/notes.json#: unexpected file: the layout is server.json, annotations.json, tools/*, resources/*, prompts/* and defs/**"],
+    given: server({ a: { inputSchema: obj } }, { "notes.json": {}, "tools/README.md": "# tools", "defs/x.json.bak": "{}", ".DS_Store": "", "tools/.a.json.swp": "" }),
+    want: [
+      "schemas/defs/x.json.bak#: unexpected file: the schemas folder holds .json, .yaml and .yml files only (names starting with a dot are ignored)",
+      "schemas/notes.json#: unexpected file: the layout is server.json, annotations.json, tools/*, resources/*, prompts/* and defs/**",
+      "schemas/tools/README.md#: unexpected file: the schemas folder holds .json, .yaml and .yml files only (names starting with a dot are ignored)",
+    ],
+  },
+  {
+    name: "input nested too deep for any stage",
+    given: server({ a: { inputSchema: deep(700) } }),
+    want: [`schemas/tools/a.json#/inputSchema${"/properties/a".repeat(49)}/properties: nested more than 100 levels deep: flatten it, or move parts into defs/ and use $ref`],
+  },
+  {
+    name: "lone surrogates in names and strings",
+    given: server({ a: { inputSchema: { type: "object", properties: { "a\ud800b": { type: "string" } } } }, b: { description: "x\udc00", inputSchema: obj } }),
+    want: [
+      "schemas/tools/a.json#/inputSchema/properties/a%EF%BF%BDb: name with a lone surrogate (an unpaired \\ud800-\\udfff escape): not valid Unicode",
+      "schemas/tools/b.json#/description: string with a lone surrogate (an unpaired \\ud800-\\udfff escape): not valid Unicode",
+    ],
+  },
+  {
+    name: "a $ref with broken percent-encoding",
+    given: server({ a: { inputSchema: { type: "object", properties: { a: { $ref: "#/%E0%A4%A" }, b: { $ref: "../defs/x.json#/%ZZ" } } } } }, { "defs/x.json": {} }),
+    want: [
+      'schemas/tools/a.json#/inputSchema/properties/a/$ref: cannot resolve "#/%E0%A4%A": its fragment is not valid percent-encoding (a % must start an escape of UTF-8 bytes, such as %20)',
+      'schemas/tools/a.json#/inputSchema/properties/b/$ref: cannot resolve "../defs/x.json#/%ZZ": its fragment is not valid percent-encoding (a % must start an escape of UTF-8 bytes, such as %20)',
+    ],
+  },
+  {
+    name: "a YAML alias bomb",
+    given: server({ a: { inputSchema: obj } }, {
+      "tools/b.yaml": ["a: &a [x, x, x, x, x, x, x, x, x]", ..."bcdefghi".split("").map((c, i) => `${c}: &${c} [${Array(9).fill("*" + "abcdefgh"[i]).join(", ")}]`), "inputSchema: {type: object}"].join("\n"),
+    }),
+    want: ["schemas/tools/b.yaml#: invalid YAML: its aliases expand too far (more than 100 alias nodes); write the values out, or share them with $ref"],
   },
   {
     name: "a missing schemas folder",
@@ -243,5 +284,25 @@ describe("diagnostics", () => {
     expect(diagnostics).toEqual(want);
     expect(existsSync(path.join(dir, "generated"))).toBe(false);
     expect(existsSync(path.join(dir, "src"))).toBe(false);
+  });
+});
+
+describe("the schemas folder", () => {
+  it("refuses symbolic links inside it, files or folders, and is itself read through one", async () => {
+    const dir = await tempProject();
+    await writeSchemas(dir, server({ a: { inputSchema: obj } }, { "../shared/b.json": { inputSchema: obj }, "../shared/defs/x.json": {} }));
+    await symlink(path.join(dir, "shared/b.json"), path.join(dir, "schemas/tools/b.json"));
+    await symlink(path.join(dir, "shared/defs"), path.join(dir, "schemas/defs"));
+    await expect(build({ cwd: dir, cache: false })).rejects.toThrow(
+      [
+        "schemas/defs#: symbolic link: links are not followed in the schemas folder; put the file itself here",
+        "schemas/tools/b.json#: symbolic link: links are not followed in the schemas folder; put the file itself here",
+      ].join("\n"),
+    );
+    await rm(path.join(dir, "schemas/defs"));
+    await rm(path.join(dir, "schemas/tools/b.json"));
+    await rename(path.join(dir, "schemas"), path.join(dir, "real-schemas"));
+    await symlink(path.join(dir, "real-schemas"), path.join(dir, "schemas"));
+    expect((await build({ cwd: dir, cache: false })).counts.tools).toBe(1);
   });
 });
