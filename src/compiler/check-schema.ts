@@ -9,8 +9,12 @@ import { KNOWN_KEYWORDS, walkSchema } from "./schema-walk.js";
 export const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 export interface Context {
+  /** Errors. */
   diagnostics: Diagnostic[];
   report(doc: SourceDoc, pointer: string, message: string): void;
+  /** Warnings: kept apart, so that a stage's "no new diagnostics" means no new errors. */
+  warnings: Diagnostic[];
+  warn(doc: SourceDoc, pointer: string, message: string): void;
 }
 
 /** The dialect of a schema that `checkSchema` accepted, inside a schema of dialect `parent`. */
@@ -47,8 +51,9 @@ export function checkSchema(schema: unknown, doc: SourceDoc, base: string, paren
       if (!keyword.startsWith("x-") && !KNOWN_KEYWORDS.has(keyword))
         ctx.report(doc, pointerJoin(pointer, keyword), `unknown keyword "${keyword}" (extension keywords start with "x-")`);
     }
+    // In JSON Schema an unknown format is an annotation: accepted, not validated, worth a word.
     if (typeof node.format === "string" && !KNOWN_FORMATS.has(node.format))
-      ctx.report(doc, pointerJoin(pointer, "format"), `unknown format "${node.format}"`);
+      ctx.warn(doc, pointerJoin(pointer, "format"), `unknown format "${node.format}": kept as an annotation, not validated`);
     if (node.$id !== undefined && !(pointer === "" && doc.rel.startsWith("defs/")))
       ctx.report(doc, pointerJoin(pointer, "$id"), "$id is only supported at the root of a defs/ file ($ref resolves against file paths)");
     for (const keyword of ["$dynamicRef", "$dynamicAnchor"])

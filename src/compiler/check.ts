@@ -70,7 +70,13 @@ export interface CheckMemo {
 
 export function check(sources: Sources, memo?: CheckMemo): { checked: Checked | undefined; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
-  const ctx: Context = { diagnostics, report: (doc, pointer, message) => diagnostics.push({ file: doc.file, pointer, message }) };
+  const warnings: Diagnostic[] = [];
+  const ctx: Context = {
+    diagnostics,
+    report: (doc, pointer, message) => diagnostics.push({ file: doc.file, pointer, message }),
+    warnings,
+    warn: (doc, pointer, message) => warnings.push({ file: doc.file, pointer, message, severity: "warning" }),
+  };
   const passed = new Set(memo ? sources.tools.filter((doc) => memo.passed(doc)) : []);
 
   const server = checkServer(sources, ctx);
@@ -90,19 +96,19 @@ export function check(sources: Sources, memo?: CheckMemo): { checked: Checked | 
       dialect = dialectOf(t.inputSchema, undefined);
       outDialect = t.outputSchema === undefined ? dialect : dialectOf(t.outputSchema, dialect);
     } else {
-      const before = diagnostics.length;
+      const before = diagnostics.length + warnings.length; // a file with warnings is checked again, to warn again
       dialect = checkSchema(t.inputSchema, t.doc, "/inputSchema", undefined, ctx);
       outDialect = t.outputSchema === undefined ? dialect : checkSchema(t.outputSchema, t.doc, "/outputSchema", dialect, ctx);
-      if (dialect && outDialect && diagnostics.length === before) memo?.pass(t.doc);
+      if (dialect && outDialect && diagnostics.length + warnings.length === before) memo?.pass(t.doc);
     }
     const hints = manifest.get(t.name);
     return dialect && outDialect && hints ? [{ file: t, dialect, hints }] : [];
   });
   const primitives = checkPrimitives(sources.resources, sources.prompts, ctx);
-  if (!server) return { checked: undefined, diagnostics };
+  if (!server) return { checked: undefined, diagnostics: [...diagnostics, ...warnings] };
   return {
     checked: { server: server.value, serverDoc: server.doc, annotationsDoc: sources.annotations, tools: checkedTools, defs, primitives },
-    diagnostics,
+    diagnostics: [...diagnostics, ...warnings],
   };
 }
 

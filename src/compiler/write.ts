@@ -17,6 +17,8 @@ export interface Comparison {
   extra: string[];
   /** Handler files a build would create. */
   missingHandlers: string[];
+  /** Handler files of tools, resources or prompts that are gone (see `leftBehindHandlers`). */
+  leftBehindHandlers: string[];
 }
 
 export interface WriteResult {
@@ -47,7 +49,38 @@ export function compareOutput(emitted: Emitted, config: BuildConfig): Comparison
   const missingHandlers: string[] = [];
   for (const file of emitted.stubs.keys()) if (!existsSync(file)) missingHandlers.push(rel(config, file));
   const out = (f: string) => rel(config, path.join(config.outDir, f));
-  return { changed: changed.map(out), missing: missing.map(out), extra: extra.map(out), missingHandlers };
+  return { changed: changed.map(out), missing: missing.map(out), extra: extra.map(out), missingHandlers, leftBehindHandlers: leftBehindHandlers(emitted.stubs.keys(), config) };
+}
+
+/**
+ * Handler files that no tool, resource or prompt uses any more: a `.ts` file where handlers live
+ * (the handlers folder, its `resources/` and `prompts/`) that is no current handler's and imports the
+ * generated handler contract (`handlers.gen.js`), as every stub does — a file `tsc` would fail on once
+ * its handler type is gone. They are the user's: reported, never deleted. Sorted, relative to the cwd.
+ */
+export function leftBehindHandlers(handlers: Iterable<string>, config: BuildConfig): string[] {
+  const current = new Set(handlers);
+  const found: string[] = [];
+  for (const dir of [config.handlersDir, path.join(config.handlersDir, "resources"), path.join(config.handlersDir, "prompts")]) {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue; // no such folder (or no folder at all: checkDestinations says so)
+    }
+    for (const entry of entries) {
+      const file = path.join(dir, entry.name);
+      if (!entry.isFile() || !/\.ts$/.test(entry.name) || /\.d\.ts$/.test(entry.name) || current.has(file)) continue;
+      let text: string;
+      try {
+        text = readFileSync(file, "utf8");
+      } catch {
+        continue;
+      }
+      if (/\bfrom\s*["'][^"']*\/handlers\.gen\.js["']/.test(text)) found.push(rel(config, file));
+    }
+  }
+  return found.sort(compare);
 }
 
 export function write(emitted: Emitted, config: BuildConfig): WriteResult {

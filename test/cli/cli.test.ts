@@ -134,7 +134,11 @@ describe("mcpgen CLI", () => {
     await rm(path.join(dir, "schemas/tools/fetch.json"));
     await writeSchemas(dir, { "annotations.json": { tools: { search: "readOnly" } } });
     const result = await mcpgen(dir, "build");
-    expect(result.stderr).toMatch(/1 tool → generated\/ \(\d+ written, 2 removed/);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/1 tool → generated\/ \(\d+ written, 2 removed, [\d.]+ s, 1 warning\)/);
+    expect(result.stderr).toContain(
+      "src/handlers/fetch.ts#: warning: left-behind handler: no tool, resource or prompt in the schemas uses it any more (and tsc fails on its missing handler type); delete it if you no longer need it\n",
+    );
     expect([...(await readTree(path.join(dir, "generated"))).keys()]).toEqual([
       "handlers.gen.ts",
       "registry.gen.ts",
@@ -146,6 +150,37 @@ describe("mcpgen CLI", () => {
     expect(existsSync(path.join(dir, "src/handlers/fetch.ts"))).toBe(true); // the user's file stays
   });
 
+  it("names left-behind handler files: a warning when building, a failure with --check, never deleted", async () => {
+    const dir = await project({ search: tool(), fetch: tool() });
+    await writeSchemas(dir, { "prompts/hello.json": { arguments: [{ name: "who" }] }, "resources/readme.json": { uri: "docs://readme" } });
+    expect((await mcpgen(dir, "build")).code).toBe(0);
+    await writeFile(path.join(dir, "src/handlers/util.ts"), "export const helper = 1;\n"); // not a handler: left alone
+    await rm(path.join(dir, "schemas/tools/fetch.json"));
+    await rm(path.join(dir, "schemas/prompts"), { recursive: true });
+    await rm(path.join(dir, "schemas/resources"), { recursive: true });
+    await writeSchemas(dir, { "annotations.json": { tools: { search: "readOnly" } } });
+    const leftBehind = ["src/handlers/fetch.ts", "src/handlers/prompts/hello.ts", "src/handlers/resources/readme.ts"];
+
+    const check = await mcpgen(dir, "build", "--check");
+    expect(check.code).toBe(1);
+    for (const file of leftBehind)
+      expect(check.stderr).toContain(`  left-behind handler  ${file} (no tool, resource or prompt uses it: delete it if you no longer need it)\n`);
+
+    for (const run of ["first build", "no-op build"]) {
+      const built = await mcpgen(dir, "build");
+      expect(built.code, run).toBe(0);
+      const warnings = built.stderr.split("\n").filter((line) => line.includes(": warning: "));
+      expect(warnings.map((line) => line.slice(0, line.indexOf("#"))), run).toEqual(leftBehind);
+    }
+    for (const file of [...leftBehind, "src/handlers/util.ts"]) expect(existsSync(path.join(dir, file)), file).toBe(true);
+    expect((await mcpgen(dir, "build", "--check")).code).toBe(1);
+
+    for (const file of leftBehind) await rm(path.join(dir, file));
+    const clean = await mcpgen(dir, "build", "--check");
+    expect(clean.code, clean.stderr).toBe(0);
+    expect((await mcpgen(dir, "build")).stderr).not.toContain("warning");
+  });
+
   it("removes folders left empty when the last prompt or resource template goes away", async () => {
     const dir = await project({ search: tool() });
     await writeSchemas(dir, { "prompts/hello.json": { arguments: [{ name: "who" }] } });
@@ -155,6 +190,7 @@ describe("mcpgen CLI", () => {
     const second = await mcpgen(dir, "build");
     expect(second.code, second.stderr).toBe(0);
     expect(existsSync(path.join(dir, "generated/validators/prompts"))).toBe(false);
+    await rm(path.join(dir, "src/handlers/prompts/hello.ts")); // left behind (see below), and deleted by its owner
     expect((await mcpgen(dir, "build", "--check")).code).toBe(0);
   });
 

@@ -1,10 +1,11 @@
 // Table-driven tests of every diagnostic the compiler gives: `given` schema files, `want` the exact,
 // sorted `file#/pointer: message` lines — and nothing written.
 import { existsSync } from "node:fs";
-import { rename, rm, symlink } from "node:fs/promises";
+import { readFile, rename, rm, symlink } from "node:fs/promises";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { build } from "mcpgen";
+import { build, formatDiagnostic } from "mcpgen";
 import { buildFiles, server, tempProject, writeSchemas } from "./helpers.js";
 
 const obj = { type: "object" };
@@ -49,7 +50,7 @@ const cases: { name: string; given: Record<string, unknown>; want: string[] }[] 
     name: "unknown keywords and formats",
     given: server({ a: { inputSchema: { type: "object", reqired: ["q"], properties: { q: { type: "string", format: "emial", "x-ok": 1 } } } } }),
     want: [
-      'schemas/tools/a.json#/inputSchema/properties/q/format: unknown format "emial"',
+      'schemas/tools/a.json#/inputSchema/properties/q/format: warning: unknown format "emial": kept as an annotation, not validated',
       'schemas/tools/a.json#/inputSchema/reqired: unknown keyword "reqired" (extension keywords start with "x-")',
     ],
   },
@@ -304,5 +305,20 @@ describe("the schemas folder", () => {
     await rename(path.join(dir, "schemas"), path.join(dir, "real-schemas"));
     await symlink(path.join(dir, "real-schemas"), path.join(dir, "schemas"));
     expect((await build({ cwd: dir, cache: false })).counts.tools).toBe(1);
+  });
+});
+
+describe("warnings", () => {
+  it("an unknown format is an annotation: the build goes on, warns at its place, and known formats still validate", async () => {
+    const { dir, result } = await buildFiles(
+      server({ a: { inputSchema: { type: "object", properties: { blob: { type: "string", format: "json" }, to: { type: "string", format: "email" } } } } }),
+    );
+    expect(result?.warnings.map(formatDiagnostic)).toEqual([
+      'schemas/tools/a.json#/inputSchema/properties/blob/format: warning: unknown format "json": kept as an annotation, not validated',
+    ]);
+    const { input } = (await import(pathToFileURL(path.join(dir, "generated/validators/a.gen.js")).href)) as { input: (value: unknown) => boolean };
+    expect(input({ blob: "not json at all", to: "ada@example.com" })).toBe(true);
+    expect(input({ blob: "{}", to: "not an address" })).toBe(false);
+    expect((await readFile(path.join(dir, "generated/registry.gen.ts"), "utf8")).includes('\\"format\\":\\"json\\"')).toBe(true);
   });
 });

@@ -5,7 +5,7 @@
  */
 import standaloneModule from "ajv/dist/standalone/index.js";
 import type { Dialect } from "../ajv.js";
-import { ajvDiagnostics, createAjv } from "../ajv.js";
+import { ajvDiagnostics, createAjv, KNOWN_FORMATS } from "../ajv.js";
 import { cacheKey, type Cache } from "../cache.js";
 import { pointerJoin, type Diagnostic } from "../diagnostics.js";
 import type { ToolIR } from "../ir.js";
@@ -76,6 +76,8 @@ export function compileModule(request: Request, cache: Cache, onlyCached = false
   const { file } = request;
   const diagnostics: Diagnostic[] = [];
   const ajv = createAjv(request.dialect, extensionKeywords(Object.values(request.schemas).map((s) => s.schema)), request.coerce);
+  // An unknown format is an annotation (check warned about it): registered as `true`, it generates no code.
+  for (const format of unknownFormats(Object.values(request.schemas).map((s) => s.schema))) ajv.addFormat(format, true);
   const refs: Record<string, string> = {};
   for (const [name, { schema, at }] of Object.entries(request.schemas)) {
     try {
@@ -121,6 +123,12 @@ function protoAsPattern(schema: SchemaNode): SchemaNode {
     node.patternProperties = { ...patterns };
   });
   return copy;
+}
+
+function unknownFormats(schemas: SchemaNode[]): Set<string> {
+  const found = new Set<string>();
+  for (const schema of schemas) walkSchema(schema, "", (node) => typeof node.format === "string" && !KNOWN_FORMATS.has(node.format) && found.add(node.format));
+  return found;
 }
 
 function extensionKeywords(schemas: SchemaNode[]): Set<string> {
