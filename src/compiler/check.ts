@@ -132,9 +132,13 @@ function checkServer(sources: Sources, ctx: Context): { value: ServerFile; doc: 
 function checkToolFile(doc: SourceDoc, ctx: Context): ToolFile[] {
   if (!validateTool(doc.value)) {
     ctx.diagnostics.push(
-      ...ajvDiagnostics(validateTool.errors, doc.file, "").map((d) =>
-        d.pointer === "/annotations" ? { ...d, message: "unknown property: behaviour hints belong in annotations.json" } : d,
-      ),
+      ...ajvDiagnostics(validateTool.errors, doc.file, "").map((d) => {
+        if (d.message !== "unknown property") return d;
+        if (d.pointer === "/annotations") return { ...d, message: "unknown property: behaviour hints belong in annotations.json" };
+        // MCP's execution.taskSupport: tasks are not implemented, so a tool cannot promise them.
+        if (d.pointer === "/execution") return { ...d, message: "`execution` (task support) is not supported yet: remove it, and the tool runs as an ordinary call" };
+        return d;
+      }),
     );
     return [];
   }

@@ -236,6 +236,11 @@ const cases: { name: string; given: Record<string, unknown>; want: string[] }[] 
     ],
   },
   {
+    name: "task support is not there yet",
+    given: server({ a: { inputSchema: obj, execution: { taskSupport: "optional" } } }),
+    want: ["schemas/tools/a.json#/execution: `execution` (task support) is not supported yet: remove it, and the tool runs as an ordinary call"],
+  },
+  {
     name: "stray files",
     given: server({ a: { inputSchema: obj } }, { "notes.json": {}, "tools/README.md": "# tools", "defs/x.json.bak": "{}", ".DS_Store": "", "tools/.a.json.swp": "" }),
     want: [
