@@ -241,6 +241,51 @@ const cases: { name: string; given: Record<string, unknown>; want: string[] }[] 
     want: ["schemas/tools/a.json#/execution: `execution` (task support) is not supported yet: remove it, and the tool runs as an ordinary call"],
   },
   {
+    name: "x-mcp-header: the constraints of the 2026-07-28 spec, each at its place",
+    given: server(
+      {
+        a: {
+          inputSchema: {
+            type: "object",
+            "x-mcp-header": "Root",
+            properties: {
+              spaced: { type: "string", "x-mcp-header": "My Header" },
+              crlf: { type: "string", "x-mcp-header": "X\r\nInjected: 1" },
+              empty: { type: "string", "x-mcp-header": "" },
+              notString: { type: "string", "x-mcp-header": 7 },
+              object: { type: "object", "x-mcp-header": "Obj" },
+              number: { type: "number", "x-mcp-header": "Num" },
+              untyped: { "x-mcp-header": "Untyped" },
+              first: { type: "string", "x-mcp-header": "Dup" },
+              second: { type: "integer", "x-mcp-header": "dup" },
+              list: { type: "array", items: { type: "string", "x-mcp-header": "Item" } },
+              either: { anyOf: [{ type: "string", "x-mcp-header": "Branch" }] },
+              nested: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } },
+              flag: { type: "boolean", "x-mcp-header": "Flag" },
+            },
+          },
+          outputSchema: { type: "object", properties: { out: { type: "string", "x-mcp-header": "Out" } } },
+        },
+      },
+      { "defs/x.json": { type: "object", properties: { y: { type: "string", "x-mcp-header": "Shared" } } } },
+    ),
+    want: [
+      "schemas/defs/x.json#/properties/y/x-mcp-header: x-mcp-header only applies to properties of a tool's inputSchema",
+      'schemas/tools/a.json#/inputSchema/properties/crlf/x-mcp-header: x-mcp-header "X\\r\\nInjected: 1" is not a valid header name: use letters, digits and ! # $ % & \' * + - . ^ _ ` | ~ (no spaces, control characters or delimiters)',
+      'schemas/tools/a.json#/inputSchema/properties/either/anyOf/0/x-mcp-header: x-mcp-header must be on a property reached from the root through "properties" alone (not at the root, nor under items, anyOf/oneOf/allOf/not, if/then/else, additionalProperties or $defs)',
+      "schemas/tools/a.json#/inputSchema/properties/empty/x-mcp-header: x-mcp-header must be a non-empty string: the NAME of the header Mcp-Param-NAME",
+      'schemas/tools/a.json#/inputSchema/properties/list/items/x-mcp-header: x-mcp-header must be on a property reached from the root through "properties" alone (not at the root, nor under items, anyOf/oneOf/allOf/not, if/then/else, additionalProperties or $defs)',
+      "schemas/tools/a.json#/inputSchema/properties/notString/x-mcp-header: x-mcp-header must be a non-empty string: the NAME of the header Mcp-Param-NAME",
+      'schemas/tools/a.json#/inputSchema/properties/number/x-mcp-header: x-mcp-header is only allowed on a property of type "string", "integer" or "boolean" (its type is "number")',
+      'schemas/tools/a.json#/inputSchema/properties/object/x-mcp-header: x-mcp-header is only allowed on a property of type "string", "integer" or "boolean" (its type is "object")',
+      'schemas/tools/a.json#/inputSchema/properties/second/x-mcp-header: x-mcp-header "dup" is also declared at /inputSchema/properties/first (header names are case-insensitive)',
+      'schemas/tools/a.json#/inputSchema/properties/spaced/x-mcp-header: x-mcp-header "My Header" is not a valid header name: use letters, digits and ! # $ % & \' * + - . ^ _ ` | ~ (no spaces, control characters or delimiters)',
+      'schemas/tools/a.json#/inputSchema/properties/untyped/x-mcp-header: x-mcp-header is only allowed on a property of type "string", "integer" or "boolean" (its type is not declared)',
+      'schemas/tools/a.json#/inputSchema/x-mcp-header: x-mcp-header must be on a property reached from the root through "properties" alone (not at the root, nor under items, anyOf/oneOf/allOf/not, if/then/else, additionalProperties or $defs)',
+      "schemas/tools/a.json#/outputSchema/properties/out/x-mcp-header: x-mcp-header only applies to properties of a tool's inputSchema",
+    ],
+  },
+  {
     name: "stray files",
     given: server({ a: { inputSchema: obj } }, { "notes.json": {}, "tools/README.md": "# tools", "defs/x.json.bak": "{}", ".DS_Store": "", "tools/.a.json.swp": "" }),
     want: [
