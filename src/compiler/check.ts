@@ -114,6 +114,7 @@ export function check(sources: Sources, memo?: CheckMemo): { checked: Checked | 
 
 function checkServer(sources: Sources, ctx: Context): { value: ServerFile; doc: SourceDoc } | undefined {
   const doc = sources.server;
+  if (!doc && sources.unloaded.some((rel) => /^server\.(json|ya?ml)$/i.test(rel))) return undefined; // its problem is reported
   if (!doc) {
     ctx.diagnostics.push({
       file: path.posix.join(displayDir(sources), "server.json"),

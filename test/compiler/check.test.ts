@@ -34,6 +34,11 @@ const cases: { name: string; given: Record<string, unknown>; want: string[] }[] 
     want: ['schemas/server.json#: missing: every server needs a server.json with at least "name" and "version"'],
   },
   {
+    name: "a server.json that does not load is not also missing",
+    given: { ...server({ a: { inputSchema: obj } }), "server.json": '{ "name": "x", "version": "1", }' },
+    want: ["schemas/server.json#: invalid JSON (line 1, column 32): Expected double-quoted property name"],
+  },
+  {
     name: "server.json fields",
     given: { ...server({ a: { inputSchema: obj } }), "server.json": { name: "x", versoin: "1" } },
     want: ['schemas/server.json#: missing required property "version"', "schemas/server.json#/versoin: unknown property"],
