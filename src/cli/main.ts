@@ -1,10 +1,16 @@
-/** The `mcpgen` command line: `build` and `init`. Messages go to stderr; exit 0 ok, 1 problems, 2 usage. */
+/**
+ * The `mcpgen` command line: `build` and `init`. Messages go to stderr; exit 0 ok, 1 problems, 2 usage,
+ * 3 an internal error (a bug in mcpgen: one line, the stack only with MCPGEN_DEBUG set).
+ */
 import path from "node:path";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { build, DEFAULTS, DiagnosticError, OutputError, VERSION, type BuildResult, type Counts } from "../compiler/index.js";
+import { build, DEFAULTS, DiagnosticError, formatDiagnostic, OutputError, VERSION, type BuildResult, type Counts } from "../compiler/index.js";
 import { rel } from "../compiler/config.js";
 
 const say = (line: string) => process.stderr.write(line + "\n");
+
+/** The exit code of an unexpected exception, apart from 1 (problems in the input) and 2 (usage). */
+export const INTERNAL_ERROR = 3;
 
 export function program(): Command {
   const cli = new Command("mcpgen")
@@ -76,9 +82,12 @@ function parseJobs(value: string): number {
 function report(result: BuildResult, seconds: number, quiet: boolean): void {
   const out = result.config.outDir;
   const time = `${seconds.toFixed(2)} s`;
+  // Warnings are printed even with --quiet: they are problems, only not ones that stop the build.
+  for (const warning of result.warnings) say(formatDiagnostic(warning));
+  const warned = result.warnings.length ? `, ${count(result.warnings.length, "warning")}` : "";
   if (result.mode === "check") {
     if (result.upToDate) {
-      if (!quiet) say(`mcpgen: ${summary(result.counts)}, output is up to date (${time})`);
+      if (!quiet) say(`mcpgen: ${summary(result.counts)}, output is up to date (${time}${warned})`);
       return;
     }
     say(`mcpgen: output is out of date; run \`mcpgen build\` and commit the result:`);
@@ -86,20 +95,22 @@ function report(result: BuildResult, seconds: number, quiet: boolean): void {
     for (const f of result.missing) say(`  missing  ${f}`);
     for (const f of result.extra) say(`  extra    ${f}`);
     for (const f of result.missingHandlers) say(`  missing handler  ${f}`);
+    for (const f of result.leftBehindHandlers) say(`  left-behind handler  ${f} (no tool, resource or prompt uses it: delete it if you no longer need it)`);
     return;
   }
   if (quiet) return;
   const changes = result.updated.length + result.removed.length;
   say(
     `mcpgen: ${summary(result.counts)} → ${rel(result.config, out)}/ ` +
-      `(${changes ? `${result.updated.length} written, ${result.removed.length} removed` : "unchanged"}, ${time})`,
+      `(${changes ? `${result.updated.length} written, ${result.removed.length} removed` : "unchanged"}, ${time}${warned})`,
   );
   for (const f of result.createdHandlers) say(`  created handler ${f} (yours to edit)`);
 }
 
 /** "8 tools, 4 resources, 2 prompts" (kinds the server does not declare are left out, tools never). */
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+
 function summary({ tools, resources, prompts }: Counts): string {
-  const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
   return [count(tools, "tool"), ...(resources ? [count(resources, "resource")] : []), ...(prompts ? [count(prompts, "prompt")] : [])].join(", ");
 }
 
@@ -111,14 +122,17 @@ export async function main(argv: string[] = process.argv): Promise<void> {
       process.exitCode = error.exitCode === 0 ? 0 : 2;
     } else if (error instanceof DiagnosticError) {
       say(error.message);
-      say(`mcpgen: ${error.diagnostics.length} problem${error.diagnostics.length === 1 ? "" : "s"}; nothing was written`);
+      const warnings = error.diagnostics.length - error.errors;
+      say(`mcpgen: ${count(error.errors, "problem")}${warnings ? `, ${count(warnings, "warning")}` : ""}; nothing was written`);
       process.exitCode = 1;
     } else if (error instanceof OutputError) {
       say(`mcpgen: ${error.message}`);
       process.exitCode = 1;
     } else {
-      say(`mcpgen: internal error: ${(error as Error).stack ?? String(error)}`);
-      process.exitCode = 1;
+      // The last resort: every problem with the input or the options has a message of its own above.
+      const detail = error instanceof Error ? (process.env.MCPGEN_DEBUG ? error.stack : `${error.name}: ${error.message.split("\n")[0]}`) : String(error);
+      say(`mcpgen: internal error, a bug in mcpgen (please report it; MCPGEN_DEBUG=1 shows where): ${detail}`);
+      process.exitCode = INTERNAL_ERROR;
     }
   }
 }

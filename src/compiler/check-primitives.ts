@@ -54,7 +54,7 @@ export function checkPrimitives(resourceDocs: SourceDoc[], promptDocs: SourceDoc
   const resources: ResourceFile[] = [];
   const templates: TemplateFile[] = [];
   for (const doc of resourceDocs) {
-    const isTemplate = doc.value !== null && typeof doc.value === "object" && "uriTemplate" in doc.value;
+    const isTemplate = doc.value !== null && typeof doc.value === "object" && Object.hasOwn(doc.value, "uriTemplate");
     const validate = isTemplate ? validateTemplate : validateResource;
     if (!validate(doc.value)) {
       ctx.diagnostics.push(...ajvDiagnostics(validate.errors, doc.file, ""));

@@ -70,7 +70,13 @@ export interface CheckMemo {
 
 export function check(sources: Sources, memo?: CheckMemo): { checked: Checked | undefined; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
-  const ctx: Context = { diagnostics, report: (doc, pointer, message) => diagnostics.push({ file: doc.file, pointer, message }) };
+  const warnings: Diagnostic[] = [];
+  const ctx: Context = {
+    diagnostics,
+    report: (doc, pointer, message) => diagnostics.push({ file: doc.file, pointer, message }),
+    warnings,
+    warn: (doc, pointer, message) => warnings.push({ file: doc.file, pointer, message, severity: "warning" }),
+  };
   const passed = new Set(memo ? sources.tools.filter((doc) => memo.passed(doc)) : []);
 
   const server = checkServer(sources, ctx);
@@ -80,7 +86,9 @@ export function check(sources: Sources, memo?: CheckMemo): { checked: Checked | 
   });
   const tools = sources.tools.flatMap((doc) => (passed.has(doc) ? [toolFile(doc)] : checkToolFile(doc, ctx)));
   for (const [name, rule] of toolRules) rule(tools, ctx, name);
-  const manifest = checkManifest(sources.annotations, tools, sources.tools.map(toolName), ctx);
+  // Tool files that failed to load or to pass their meta-schema still name a tool (by file name at least).
+  const named = [...sources.tools.map(toolName), ...sources.unloaded.filter((rel) => rel.startsWith("tools/")).map(fileStem)];
+  const manifest = checkManifest(sources.annotations, tools, named, ctx);
   const checkedTools = tools.flatMap((t) => {
     let dialect: Dialect | undefined;
     let outDialect: Dialect | undefined;
@@ -88,24 +96,25 @@ export function check(sources: Sources, memo?: CheckMemo): { checked: Checked | 
       dialect = dialectOf(t.inputSchema, undefined);
       outDialect = t.outputSchema === undefined ? dialect : dialectOf(t.outputSchema, dialect);
     } else {
-      const before = diagnostics.length;
+      const before = diagnostics.length + warnings.length; // a file with warnings is checked again, to warn again
       dialect = checkSchema(t.inputSchema, t.doc, "/inputSchema", undefined, ctx);
       outDialect = t.outputSchema === undefined ? dialect : checkSchema(t.outputSchema, t.doc, "/outputSchema", dialect, ctx);
-      if (dialect && outDialect && diagnostics.length === before) memo?.pass(t.doc);
+      if (dialect && outDialect && diagnostics.length + warnings.length === before) memo?.pass(t.doc);
     }
     const hints = manifest.get(t.name);
     return dialect && outDialect && hints ? [{ file: t, dialect, hints }] : [];
   });
   const primitives = checkPrimitives(sources.resources, sources.prompts, ctx);
-  if (!server) return { checked: undefined, diagnostics };
+  if (!server) return { checked: undefined, diagnostics: [...diagnostics, ...warnings] };
   return {
     checked: { server: server.value, serverDoc: server.doc, annotationsDoc: sources.annotations, tools: checkedTools, defs, primitives },
-    diagnostics,
+    diagnostics: [...diagnostics, ...warnings],
   };
 }
 
 function checkServer(sources: Sources, ctx: Context): { value: ServerFile; doc: SourceDoc } | undefined {
   const doc = sources.server;
+  if (!doc && sources.unloaded.some((rel) => /^server\.(json|ya?ml)$/i.test(rel))) return undefined; // its problem is reported
   if (!doc) {
     ctx.diagnostics.push({
       file: path.posix.join(displayDir(sources), "server.json"),
@@ -124,9 +133,13 @@ function checkServer(sources: Sources, ctx: Context): { value: ServerFile; doc: 
 function checkToolFile(doc: SourceDoc, ctx: Context): ToolFile[] {
   if (!validateTool(doc.value)) {
     ctx.diagnostics.push(
-      ...ajvDiagnostics(validateTool.errors, doc.file, "").map((d) =>
-        d.pointer === "/annotations" ? { ...d, message: "unknown property: behaviour hints belong in annotations.json" } : d,
-      ),
+      ...ajvDiagnostics(validateTool.errors, doc.file, "").map((d) => {
+        if (d.message !== "unknown property") return d;
+        if (d.pointer === "/annotations") return { ...d, message: "unknown property: behaviour hints belong in annotations.json" };
+        // MCP's execution.taskSupport: tasks are not implemented, so a tool cannot promise them.
+        if (d.pointer === "/execution") return { ...d, message: "`execution` (task support) is not supported yet: remove it, and the tool runs as an ordinary call" };
+        return d;
+      }),
     );
     return [];
   }
@@ -140,7 +153,11 @@ function toolFile(doc: SourceDoc): ToolFile {
 /** A tool's name: its `name`, or else its file name without the extension. */
 function toolName(doc: SourceDoc): string {
   const name = (doc.value as { name?: unknown } | null)?.name;
-  return typeof name === "string" ? name : path.posix.basename(doc.rel).replace(/\.(json|ya?ml)$/i, "");
+  return typeof name === "string" ? name : fileStem(doc.rel);
+}
+
+function fileStem(rel: string): string {
+  return path.posix.basename(rel).replace(/\.(json|ya?ml)$/i, "");
 }
 
 type ToolRule = (tools: ToolFile[], ctx: Context, rule: string) => void;
@@ -226,7 +243,7 @@ function checkManifest(doc: SourceDoc | undefined, tools: ToolFile[], allToolNam
     if (doc) checkContradiction(hints, doc, pointerJoin("/presets", name), ctx);
   }
   for (const t of tools) {
-    const entry = manifest.tools?.[t.name];
+    const entry = manifest.tools && Object.hasOwn(manifest.tools, t.name) ? manifest.tools[t.name] : undefined;
     if (entry === undefined) {
       if (requireHints && tools.length > 0) {
         ctx.report(

@@ -1,4 +1,7 @@
-/** Diagnostics: every problem in the input, as `file#/json/pointer: message`. */
+/**
+ * Diagnostics: every problem in the input, as `file#/json/pointer: message`. Errors stop the build;
+ * warnings (`file#/pointer: warning: message`) are reported and the build goes on.
+ */
 
 export interface Diagnostic {
   /** The file, relative to the working directory, with forward slashes. */
@@ -6,10 +9,18 @@ export interface Diagnostic {
   /** A JSON pointer into the file ("" for the whole file). */
   pointer: string;
   message: string;
+  /** Absent for an error. */
+  severity?: "warning";
 }
 
+export const isWarning = (d: Diagnostic): boolean => d.severity === "warning";
+
+/** An unpaired UTF-16 surrogate: not Unicode text (`encodeURI` throws on it). */
+export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 export function formatDiagnostic(d: Diagnostic): string {
-  return `${d.file}#${encodeURI(d.pointer).replace(/#/g, "%23")}: ${d.message}`;
+  const pointer = d.pointer.replace(new RegExp(LONE_SURROGATE, "g"), "\uFFFD");
+  return `${d.file}#${encodeURI(pointer).replace(/#/g, "%23")}: ${isWarning(d) ? "warning: " : ""}${d.message}`;
 }
 
 /** Sorted by file, then pointer, then message; duplicates removed. */
@@ -25,14 +36,17 @@ export function sortDiagnostics(list: readonly Diagnostic[]): Diagnostic[] {
     });
 }
 
-/** Thrown by `build()` when the input has problems; carries all of them, sorted. */
+/** Thrown by `build()` when the input has problems; carries all of them (and the warnings), sorted. */
 export class DiagnosticError extends Error {
   readonly diagnostics: Diagnostic[];
+  /** How many of `diagnostics` are errors (the others are warnings). */
+  readonly errors: number;
   constructor(diagnostics: readonly Diagnostic[]) {
     const sorted = sortDiagnostics(diagnostics);
     super(sorted.map(formatDiagnostic).join("\n"));
     this.name = "DiagnosticError";
     this.diagnostics = sorted;
+    this.errors = sorted.filter((d) => !isWarning(d)).length;
   }
 }
 

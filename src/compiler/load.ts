@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { compare, type Diagnostic } from "./diagnostics.js";
+import { compare, LONE_SURROGATE, pointerJoin, type Diagnostic } from "./diagnostics.js";
 
 export interface SourceDoc {
   /** Path for diagnostics: relative to the working directory, forward slashes. */
@@ -31,11 +31,28 @@ export interface Sources {
   defs: SourceDoc[];
   /** Every file loaded, including defs nested anywhere (for cross-file `$ref`). */
   all: SourceDoc[];
+  /** Schema files that could not be read or parsed, relative to the schemas folder (their problems are reported). */
+  unloaded: string[];
   /** SHA-256 over every file's path and bytes: equal digests, equal input. */
   digest: string;
 }
 
 const SCHEMA_FILE = /\.(json|ya?ml)$/i;
+
+/**
+ * How deep objects and arrays may nest in an input file. Every stage after load walks schemas
+ * recursively; this keeps them all far from the stack's end (a real tool schema nests a few dozen deep).
+ */
+export const MAX_DEPTH = 100;
+
+/** How many alias nodes a YAML file may expand (the yaml library's `maxAliasCount`): no "billion laughs". */
+export const MAX_YAML_ALIASES = 100;
+
+/** A folder entry that is not loaded, and why (dot-files are not listed at all). */
+interface Refused {
+  file: string;
+  why: string;
+}
 
 export async function load(dir: string, cwd: string): Promise<{ sources: Sources | undefined; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
@@ -50,17 +67,32 @@ export async function load(dir: string, cwd: string): Promise<{ sources: Sources
     return undefined;
   });
   if (!files) return { sources: undefined, diagnostics };
-  const sources: Sources = { dir: abs, server: undefined, annotations: undefined, tools: [], resources: [], prompts: [], defs: [], all: [], digest: "" };
+  for (const { file, why } of files.refused) diagnostics.push({ file: toDisplay(cwd, file), pointer: "", message: why });
+  const sources: Sources = { dir: abs, server: undefined, annotations: undefined, tools: [], resources: [], prompts: [], defs: [], all: [], unloaded: [], digest: "" };
   const digest = createHash("sha256");
-  for (const file of files) {
+  for (const file of files.schemas) {
     const rel = path.relative(abs, file).split(path.sep).join("/");
     const display = toDisplay(cwd, file);
-    const text = readFileSync(file, "utf8");
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (error) {
+      diagnostics.push({ file: display, pointer: "", message: `cannot read: ${(error as Error).message}` });
+      sources.unloaded.push(rel);
+      continue;
+    }
     const fileDigest = createHash("sha256").update(text).digest("hex");
     digest.update(`${rel}\0${fileDigest}\0`);
     const parsed = await parse(text, /\.ya?ml$/i.test(file));
     if ("error" in parsed) {
       diagnostics.push({ file: display, pointer: "", message: parsed.error });
+      sources.unloaded.push(rel);
+      continue;
+    }
+    const unusable = unusableValue(parsed.value);
+    if (unusable) {
+      diagnostics.push({ file: display, ...unusable });
+      sources.unloaded.push(rel);
       continue;
     }
     const doc: SourceDoc = { file: display, url: pathToFileURL(file).href, rel, value: parsed.value, digest: fileDigest };
@@ -84,17 +116,47 @@ export async function load(dir: string, cwd: string): Promise<{ sources: Sources
   return { sources, diagnostics };
 }
 
-/** Every schema file below `dir`, sorted by path (never trust readdir order). */
-async function listFiles(dir: string): Promise<string[]> {
+/**
+ * Every schema file below `dir`, sorted by path (never trust readdir order), and every other entry, refused:
+ * files of other kinds and symbolic links (not followed: a link may leave the folder or loop). Names
+ * starting with a dot (.DS_Store, .git) are ignored.
+ */
+async function listFiles(dir: string, out = { schemas: [] as string[], refused: [] as Refused[] }): Promise<typeof out> {
   const entries = await readdir(dir, { withFileTypes: true });
-  const out: string[] = [];
   for (const entry of entries.sort((a, b) => compare(a.name, b.name))) {
     if (entry.name.startsWith(".")) continue;
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await listFiles(full)));
-    else if (entry.isFile() && SCHEMA_FILE.test(entry.name)) out.push(full);
+    if (entry.isSymbolicLink())
+      out.refused.push({ file: full, why: "symbolic link: links are not followed in the schemas folder; put the file itself here" });
+    else if (entry.isDirectory()) await listFiles(full, out);
+    else if (!entry.isFile()) out.refused.push({ file: full, why: "not a regular file" });
+    else if (SCHEMA_FILE.test(entry.name)) out.schemas.push(full);
+    else out.refused.push({ file: full, why: "unexpected file: the schemas folder holds .json, .yaml and .yml files only (names starting with a dot are ignored)" });
   }
   return out;
+}
+
+/**
+ * The first place where a parsed value is one mcpgen cannot process: nested deeper than `MAX_DEPTH`, or a
+ * key or string with a lone surrogate (a `\ud800` escape: no Unicode text, and no file name or identifier).
+ * Iterative, so that the check itself cannot run out of stack.
+ */
+function unusableValue(value: unknown): { pointer: string; message: string } | undefined {
+  const stack: [value: unknown, pointer: string, depth: number][] = [[value, "", 0]];
+  while (stack.length) {
+    const [node, pointer, depth] = stack.pop()!;
+    if (typeof node === "string" && LONE_SURROGATE.test(node))
+      return { pointer, message: "string with a lone surrogate (an unpaired \\ud800-\\udfff escape): not valid Unicode" };
+    if (node === null || typeof node !== "object") continue;
+    if (depth >= MAX_DEPTH) return { pointer, message: `nested more than ${MAX_DEPTH} levels deep: flatten it, or move parts into defs/ and use $ref` };
+    for (const [key, child] of Array.isArray(node) ? node.entries() : Object.entries(node)) {
+      const at = pointerJoin(pointer, key);
+      if (typeof key === "string" && LONE_SURROGATE.test(key))
+        return { pointer: at, message: "name with a lone surrogate (an unpaired \\ud800-\\udfff escape): not valid Unicode" };
+      stack.push([child, at, depth + 1]);
+    }
+  }
+  return undefined;
 }
 
 // The YAML parser loads only for YAML files and for JSON errors (to place them): most builds never need it.
@@ -107,7 +169,13 @@ async function parse(text: string, yaml: boolean): Promise<{ value: unknown } | 
     const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true });
     const error = doc.errors[0];
     if (error) return { error: `invalid YAML${position(error.linePos?.[0])}: ${error.message.replace(/ at line \d+, column \d+:[\s\S]*$/, "")}` };
-    return { value: doc.toJS() };
+    try {
+      return { value: doc.toJS({ maxAliasCount: MAX_YAML_ALIASES }) };
+    } catch (error) {
+      // The yaml library throws a ReferenceError when aliases would expand past the limit.
+      if (!(error instanceof ReferenceError)) throw error;
+      return { error: `invalid YAML: its aliases expand too far (more than ${MAX_YAML_ALIASES} alias nodes); write the values out, or share them with $ref` };
+    }
   }
   try {
     return { value: JSON.parse(text) };

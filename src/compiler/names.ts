@@ -25,3 +25,10 @@ export function ident(name: string): string {
   if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) || RESERVED.has(name)) throw new Error(`not a safe identifier: ${JSON.stringify(name)}`);
   return name;
 }
+
+/**
+ * In a JavaScript object literal, `"__proto__": x` sets the prototype instead of making a key; the computed
+ * form `["__proto__"]: x` makes the key. In JSON.stringify output a key starts right after `{` or `,`, and
+ * a quote inside a string is always escaped, so this finds exactly the keys.
+ */
+export const OBJECT_LITERAL_PROTO = /(?<=[{,])"__proto__":/g;

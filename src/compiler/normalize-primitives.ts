@@ -34,7 +34,10 @@ export interface NormalizedPrimitives {
 
 export function normalizePrimitives(checked: CheckedPrimitives): NormalizedPrimitives {
   const templates = checked.templates.map((file): NormalizedTemplate => {
-    const entries = file.names.map((name) => [name, file.variables[name]?.schema, file.variables[name]?.description] as const);
+    const entries = file.names.map((name) => {
+      const declared = Object.hasOwn(file.variables, name) ? file.variables[name] : undefined;
+      return [name, declared?.schema, declared?.description] as const;
+    });
     return {
       file,
       schema: objectSchema(entries, file.names.filter((n) => !file.optional.includes(n))),
@@ -73,9 +76,10 @@ function objectSchema(entries: readonly Entry[], required: string[]): SchemaNode
 
 /** Declared completions win; otherwise a string `enum` completes by itself. */
 function completions(entries: readonly Entry[], declared: Completions): Completions {
-  const out: Completions = {};
+  // Keys are user names ("constructor", "__proto__"): own properties only, on an object without a prototype.
+  const out: Completions = Object.create(null) as Completions;
   for (const [name, schema] of entries) {
-    const values = declared[name] ?? (typeof schema === "object" && Array.isArray(schema.enum) && schema.enum.every((v) => typeof v === "string") ? (schema.enum as string[]) : undefined);
+    const values = (Object.hasOwn(declared, name) ? declared[name] : undefined) ?? (typeof schema === "object" && Array.isArray(schema.enum) && schema.enum.every((v) => typeof v === "string") ? (schema.enum as string[]) : undefined);
     if (values !== undefined) out[name] = values;
   }
   return out;

@@ -76,11 +76,11 @@ export function normalize(checked: Checked): { normalized: Normalized; diagnosti
       diagnostics.push({ file: root.file, pointer: pointerJoin(site, "$ref"), message: `cannot resolve ${JSON.stringify(ref)}: ${why}` });
       return undefined;
     };
-    let pointer: string;
+    let pointer: string | undefined;
     let target: Root | undefined;
     if (ref.startsWith("#")) {
       target = root;
-      pointer = decodeURIComponent(ref.slice(1));
+      pointer = decodeFragment(ref.slice(1));
     } else {
       let url: URL;
       try {
@@ -88,7 +88,7 @@ export function normalize(checked: Checked): { normalized: Normalized; diagnosti
       } catch {
         return fail("not a valid URI reference");
       }
-      pointer = decodeURIComponent(url.hash.slice(1));
+      pointer = decodeFragment(url.hash.slice(1));
       url.hash = "";
       target = defRoot(url.href);
       if (!target) {
@@ -96,6 +96,7 @@ export function normalize(checked: Checked): { normalized: Normalized; diagnosti
         return fail("no such file in defs/ (cross-file references must point into the defs/ folder)");
       }
     }
+    if (pointer === undefined) return fail("its fragment is not valid percent-encoding (a % must start an escape of UTF-8 bytes, such as %20)");
     if (pointer !== "" && !pointer.startsWith("/")) {
       // A plain-name fragment names an `$anchor` in the target document: refs are rewritten to its pointer.
       const found = anchors(target.schema).get(pointer);
@@ -295,6 +296,15 @@ function anchors(schema: unknown): Map<string, string> {
     anchorCache.set(schema, (found = map));
   }
   return found;
+}
+
+/** A URI fragment, percent-decoded; undefined when it is no valid percent-encoding of UTF-8. */
+function decodeFragment(fragment: string): string | undefined {
+  try {
+    return decodeURIComponent(fragment);
+  } catch {
+    return undefined;
+  }
 }
 
 function fileStem(file: string): string {

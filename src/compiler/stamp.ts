@@ -15,6 +15,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { compilerFingerprint } from "./cache.js";
 import type { BuildConfig } from "./config.js";
+import type { Diagnostic } from "./diagnostics.js";
 import type { Emitted } from "./emit/index.js";
 
 const require = createRequire(import.meta.url);
@@ -29,6 +30,8 @@ export interface Stamp {
   outputs: [file: string, size: number, mtimeMs: number, key: string][];
   /** Absolute paths of the handler files the server imports. */
   handlers: string[];
+  /** The warnings about the input, reported again by a build that finds nothing to do. */
+  warnings?: Diagnostic[];
 }
 
 /**

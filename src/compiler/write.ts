@@ -3,7 +3,7 @@
  * stubs, never touching an existing one. With `--check`: compare instead, and report.
  */
 import { randomBytes } from "node:crypto";
-import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { rel, type BuildConfig } from "./config.js";
 import { compare } from "./diagnostics.js";
@@ -20,6 +20,8 @@ export interface Comparison {
   extra: string[];
   /** Handler files a build would create. */
   missingHandlers: string[];
+  /** Handler files of tools, resources or prompts that are gone (see `leftBehindHandlers`). */
+  leftBehindHandlers: string[];
 }
 
 export interface WriteResult {
@@ -37,7 +39,8 @@ export class OutputError extends Error {
 }
 
 export function compareOutput(emitted: Emitted, config: BuildConfig): Comparison {
-  const onDisk = readTree(config.outDir);
+  checkDestinations(emitted, config);
+  const onDisk = readTree(config.outDir, (f) => rel(config, path.join(config.outDir, f)));
   const changed: string[] = [];
   const missing: string[] = [];
   for (const [file, content] of emitted.files) {
@@ -49,13 +52,45 @@ export function compareOutput(emitted: Emitted, config: BuildConfig): Comparison
   const missingHandlers: string[] = [];
   for (const file of emitted.stubs.keys()) if (!existsSync(file)) missingHandlers.push(rel(config, file));
   const out = (f: string) => rel(config, path.join(config.outDir, f));
-  return { changed: changed.map(out), missing: missing.map(out), extra: extra.map(out), missingHandlers };
+  return { changed: changed.map(out), missing: missing.map(out), extra: extra.map(out), missingHandlers, leftBehindHandlers: leftBehindHandlers(emitted.stubs.keys(), config) };
+}
+
+/**
+ * Handler files that no tool, resource or prompt uses any more: a `.ts` file where handlers live
+ * (the handlers folder, its `resources/` and `prompts/`) that is no current handler's and imports the
+ * generated handler contract (`handlers.gen.js`), as every stub does — a file `tsc` would fail on once
+ * its handler type is gone. They are the user's: reported, never deleted. Sorted, relative to the cwd.
+ */
+export function leftBehindHandlers(handlers: Iterable<string>, config: BuildConfig): string[] {
+  const current = new Set(handlers);
+  const found: string[] = [];
+  for (const dir of [config.handlersDir, path.join(config.handlersDir, "resources"), path.join(config.handlersDir, "prompts")]) {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue; // no such folder (or no folder at all: checkDestinations says so)
+    }
+    for (const entry of entries) {
+      const file = path.join(dir, entry.name);
+      if (!entry.isFile() || !/\.ts$/.test(entry.name) || /\.d\.ts$/.test(entry.name) || current.has(file)) continue;
+      let text: string;
+      try {
+        text = readFileSync(file, "utf8");
+      } catch {
+        continue;
+      }
+      if (/\bfrom\s*["'][^"']*\/handlers\.gen\.js["']/.test(text)) found.push(rel(config, file));
+    }
+  }
+  return found.sort(compare);
 }
 
 export function write(emitted: Emitted, config: BuildConfig): WriteResult {
+  checkDestinations(emitted, config);
   // `untouched` files are the last build's, unchanged since (see emit): not read again.
-  const onDisk = readTree(config.outDir, emitted.untouched);
   const out = (f: string) => rel(config, path.join(config.outDir, f));
+  const onDisk = readTree(config.outDir, out, emitted.untouched);
   for (const [file, content] of onDisk)
     if (content !== undefined && !isGenerated(content))
       throw new OutputError(
@@ -84,6 +119,51 @@ export function write(emitted: Emitted, config: BuildConfig): WriteResult {
   }
   return { updated: updated.map(out), removed: removed.map(out), createdHandlers };
 }
+
+/**
+ * Every place the build writes to can take what goes there, checked before anything is written: the output
+ * folder is a real folder (or can be made one), and so are the handler folders; a handler's path is a file
+ * or free. (What is inside the output folder is checked as it is read.)
+ */
+function checkDestinations(emitted: Emitted, config: BuildConfig): void {
+  const out = rel(config, config.outDir);
+  const outStat = lstatOrUndefined(config.outDir);
+  if (outStat?.isSymbolicLink())
+    throw new OutputError(`--out ${out} is a symbolic link: mcpgen replaces its output folder whole, so give it the real folder`);
+  if (outStat && !outStat.isDirectory()) throw new OutputError(`--out ${out} is not a folder: choose a folder for the generated files`);
+  if (!outStat) mustBeCreatable(config.outDir, config);
+  for (const file of emitted.stubs.keys()) {
+    for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+      const stat = statOrUndefined(dir);
+      if (stat && !stat.isDirectory())
+        throw new OutputError(`${dir === config.handlersDir ? "--handlers " : ""}${rel(config, dir)} is not a folder, where handler files belong: choose another --handlers or move it`);
+      if (stat || dir === path.dirname(dir)) break;
+    }
+    const stat = statOrUndefined(file);
+    if (stat && !stat.isFile()) throw new OutputError(`${rel(config, file)} is not a file, where a handler file belongs: move it`);
+  }
+}
+
+/** The nearest existing folder above `dir` is a folder, so `dir` can be made. */
+function mustBeCreatable(dir: string, config: BuildConfig): void {
+  for (let up = path.dirname(dir); up !== path.dirname(up); up = path.dirname(up)) {
+    const stat = statOrUndefined(up);
+    if (!stat) continue;
+    if (!stat.isDirectory()) throw new OutputError(`--out ${rel(config, dir)} cannot be made: ${rel(config, up)} is not a folder`);
+    return;
+  }
+}
+
+/** What is at `file`, or undefined when nothing is (a file in its way is found by looking further up). */
+function statOrUndefined(file: string, link = false): ReturnType<typeof statSync> {
+  try {
+    return (link ? lstatSync : statSync)(file, { throwIfNoEntry: false });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOTDIR") return undefined;
+    throw error;
+  }
+}
+const lstatOrUndefined = (file: string) => statOrUndefined(file, true);
 
 /** Up to this many changed files are replaced one by one; more, and the whole folder is swapped. */
 const PATCH_AT_MOST = 16;
@@ -150,7 +230,7 @@ function swapIn(files: Map<string, string>, kept: Set<string>, outDir: string): 
  * Every file below `dir` by relative path (forward slashes), with its content (undefined for the files in
  * `unread`); empty if `dir` is missing.
  */
-function readTree(dir: string, unread: ReadonlySet<string> = new Set()): Map<string, string | undefined> {
+function readTree(dir: string, show: (file: string) => string, unread: ReadonlySet<string> = new Set()): Map<string, string | undefined> {
   const out = new Map<string, string | undefined>();
   const walk = (sub: string) => {
     let entries;
@@ -163,6 +243,10 @@ function readTree(dir: string, unread: ReadonlySet<string> = new Set()): Map<str
     for (const entry of entries.sort((a, b) => compare(a.name, b.name))) {
       const relPath = sub ? `${sub}/${entry.name}` : entry.name;
       if (entry.isDirectory()) walk(relPath);
+      else if (!entry.isFile())
+        throw new OutputError(
+          `${show(relPath)} is ${entry.isSymbolicLink() ? "a symbolic link" : "not a regular file"}, which mcpgen did not generate, and mcpgen replaces its output folder whole: move it or choose another --out`,
+        );
       else out.set(relPath, unread.has(relPath) ? undefined : readFileSync(path.join(dir, relPath), "utf8"));
     }
   };

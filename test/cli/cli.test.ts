@@ -1,7 +1,7 @@
 // End-to-end: the real `mcpgen` binary, asserting exit codes, stderr and what lands on disk.
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { appendFile, cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { appendFile, cp, mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -134,7 +134,11 @@ describe("mcpgen CLI", () => {
     await rm(path.join(dir, "schemas/tools/fetch.json"));
     await writeSchemas(dir, { "annotations.json": { tools: { search: "readOnly" } } });
     const result = await mcpgen(dir, "build");
-    expect(result.stderr).toMatch(/1 tool → generated\/ \(\d+ written, 2 removed/);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/1 tool → generated\/ \(\d+ written, 2 removed, [\d.]+ s, 1 warning\)/);
+    expect(result.stderr).toContain(
+      "src/handlers/fetch.ts#: warning: left-behind handler: no tool, resource or prompt in the schemas uses it any more (and tsc fails on its missing handler type); delete it if you no longer need it\n",
+    );
     expect([...(await readTree(path.join(dir, "generated"))).keys()]).toEqual([
       "handlers.gen.ts",
       "registry.gen.ts",
@@ -146,6 +150,37 @@ describe("mcpgen CLI", () => {
     expect(existsSync(path.join(dir, "src/handlers/fetch.ts"))).toBe(true); // the user's file stays
   });
 
+  it("names left-behind handler files: a warning when building, a failure with --check, never deleted", async () => {
+    const dir = await project({ search: tool(), fetch: tool() });
+    await writeSchemas(dir, { "prompts/hello.json": { arguments: [{ name: "who" }] }, "resources/readme.json": { uri: "docs://readme" } });
+    expect((await mcpgen(dir, "build")).code).toBe(0);
+    await writeFile(path.join(dir, "src/handlers/util.ts"), "export const helper = 1;\n"); // not a handler: left alone
+    await rm(path.join(dir, "schemas/tools/fetch.json"));
+    await rm(path.join(dir, "schemas/prompts"), { recursive: true });
+    await rm(path.join(dir, "schemas/resources"), { recursive: true });
+    await writeSchemas(dir, { "annotations.json": { tools: { search: "readOnly" } } });
+    const leftBehind = ["src/handlers/fetch.ts", "src/handlers/prompts/hello.ts", "src/handlers/resources/readme.ts"];
+
+    const check = await mcpgen(dir, "build", "--check");
+    expect(check.code).toBe(1);
+    for (const file of leftBehind)
+      expect(check.stderr).toContain(`  left-behind handler  ${file} (no tool, resource or prompt uses it: delete it if you no longer need it)\n`);
+
+    for (const run of ["first build", "no-op build"]) {
+      const built = await mcpgen(dir, "build");
+      expect(built.code, run).toBe(0);
+      const warnings = built.stderr.split("\n").filter((line) => line.includes(": warning: "));
+      expect(warnings.map((line) => line.slice(0, line.indexOf("#"))), run).toEqual(leftBehind);
+    }
+    for (const file of [...leftBehind, "src/handlers/util.ts"]) expect(existsSync(path.join(dir, file)), file).toBe(true);
+    expect((await mcpgen(dir, "build", "--check")).code).toBe(1);
+
+    for (const file of leftBehind) await rm(path.join(dir, file));
+    const clean = await mcpgen(dir, "build", "--check");
+    expect(clean.code, clean.stderr).toBe(0);
+    expect((await mcpgen(dir, "build")).stderr).not.toContain("warning");
+  });
+
   it("removes folders left empty when the last prompt or resource template goes away", async () => {
     const dir = await project({ search: tool() });
     await writeSchemas(dir, { "prompts/hello.json": { arguments: [{ name: "who" }] } });
@@ -155,6 +190,7 @@ describe("mcpgen CLI", () => {
     const second = await mcpgen(dir, "build");
     expect(second.code, second.stderr).toBe(0);
     expect(existsSync(path.join(dir, "generated/validators/prompts"))).toBe(false);
+    await rm(path.join(dir, "src/handlers/prompts/hello.ts")); // left behind (see below), and deleted by its owner
     expect((await mcpgen(dir, "build", "--check")).code).toBe(0);
   });
 
@@ -171,6 +207,49 @@ describe("mcpgen CLI", () => {
     const nested = await mcpgen(dir, "build", "--out", ".");
     expect(nested.code).toBe(1);
     expect(nested.stderr).toContain("would replace the schemas folder");
+  });
+
+  it("checks every destination before writing anything: --out and --handlers must be folders", async () => {
+    const dir = await project();
+    await writeFile(path.join(dir, "afile"), "mine\n");
+    await mkdir(path.join(dir, "elsewhere"));
+    await mkdir(path.join(dir, "linked"));
+    await symlink(path.join(dir, "elsewhere"), path.join(dir, "linked/inner"));
+    await mkdir(path.join(dir, "handlers/search.ts"), { recursive: true });
+    const cases: [string[], string][] = [
+      [["--out", "afile"], "mcpgen: --out afile is not a folder: choose a folder for the generated files"],
+      [["--out", "afile/gen"], "mcpgen: --out afile/gen cannot be made: afile is not a folder"],
+      [["--out", "linked"], "mcpgen: linked/inner is a symbolic link, which mcpgen did not generate, and mcpgen replaces its output folder whole: move it or choose another --out"],
+      [["--handlers", "afile"], "mcpgen: --handlers afile is not a folder, where handler files belong: choose another --handlers or move it"],
+      [["--handlers", "afile/sub"], "mcpgen: afile is not a folder, where handler files belong: choose another --handlers or move it"],
+      [["--handlers", "handlers"], "mcpgen: handlers/search.ts is not a file, where a handler file belongs: move it"],
+    ];
+    for (const [args, message] of cases) {
+      for (const check of [[], ["--check"]]) {
+        const result = await mcpgen(dir, "build", ...args, ...check);
+        expect(result.code, args.join(" ")).toBe(1);
+        expect(result.stderr, args.join(" ")).toBe(message + "\n");
+      }
+    }
+    // Nothing was written anywhere: no generated/ (not even half of one), no handler stubs.
+    expect(existsSync(path.join(dir, "generated"))).toBe(false);
+    expect(existsSync(path.join(dir, "src"))).toBe(false);
+    expect((await readTree(path.join(dir, "linked"))).size).toBe(0);
+    expect(await readFile(path.join(dir, "afile"), "utf8")).toBe("mine\n");
+  });
+
+  it("reports an unexpected exception in one line and exits 3", async () => {
+    const dir = await project();
+    // A file system that fails in a way no check foresees.
+    const preload = `data:text/javascript,${encodeURIComponent(
+      'import fs from "node:fs"; import { syncBuiltinESMExports } from "node:module"; fs.readdirSync = () => { throw new Error("the disk is on fire"); }; syncBuiltinESMExports();',
+    )}`;
+    const result = await promisify(execFile)(process.execPath, ["--import", preload, BIN, "build"], { cwd: dir, timeout: 30_000 }).then(
+      () => ({ code: 0, stderr: "" }),
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(result.code).toBe(3);
+    expect(result.stderr).toBe("mcpgen: internal error, a bug in mcpgen (please report it; MCPGEN_DEBUG=1 shows where): Error: the disk is on fire\n");
   });
 
   it("honours --out and --handlers, with import paths between them", async () => {

@@ -1,11 +1,21 @@
 // Table-driven tests of every diagnostic the compiler gives: `given` schema files, `want` the exact,
 // sorted `file#/pointer: message` lines — and nothing written.
 import { existsSync } from "node:fs";
+import { readFile, rename, rm, symlink } from "node:fs/promises";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { buildFiles, server } from "./helpers.js";
+import { build, formatDiagnostic } from "mcpgen";
+import { buildFiles, server, tempProject, writeSchemas } from "./helpers.js";
 
 const obj = { type: "object" };
+
+/** An object schema nesting `levels` object schemas through "properties/a". */
+function deep(levels: number): Record<string, unknown> {
+  let schema: Record<string, unknown> = { type: "string" };
+  for (let i = 0; i < levels; i++) schema = { type: "object", properties: { a: schema } };
+  return schema;
+}
 
 const cases: { name: string; given: Record<string, unknown>; want: string[] }[] = [
   {
@@ -24,6 +34,11 @@ const cases: { name: string; given: Record<string, unknown>; want: string[] }[] 
     want: ['schemas/server.json#: missing: every server needs a server.json with at least "name" and "version"'],
   },
   {
+    name: "a server.json that does not load is not also missing",
+    given: { ...server({ a: { inputSchema: obj } }), "server.json": '{ "name": "x", "version": "1", }' },
+    want: ["schemas/server.json#: invalid JSON (line 1, column 32): Expected double-quoted property name"],
+  },
+  {
     name: "server.json fields",
     given: { ...server({ a: { inputSchema: obj } }), "server.json": { name: "x", versoin: "1" } },
     want: ['schemas/server.json#: missing required property "version"', "schemas/server.json#/versoin: unknown property"],
@@ -40,7 +55,7 @@ const cases: { name: string; given: Record<string, unknown>; want: string[] }[] 
     name: "unknown keywords and formats",
     given: server({ a: { inputSchema: { type: "object", reqired: ["q"], properties: { q: { type: "string", format: "emial", "x-ok": 1 } } } } }),
     want: [
-      'schemas/tools/a.json#/inputSchema/properties/q/format: unknown format "emial"',
+      'schemas/tools/a.json#/inputSchema/properties/q/format: warning: unknown format "emial": kept as an annotation, not validated',
       'schemas/tools/a.json#/inputSchema/reqired: unknown keyword "reqired" (extension keywords start with "x-")',
     ],
   },
@@ -249,9 +264,105 @@ const cases: { name: string; given: Record<string, unknown>; want: string[] }[] 
     ],
   },
   {
+    name: "names that are members of Object.prototype need their own manifest entries",
+    given: {
+      ...server({ a: { inputSchema: obj } }),
+      "tools/constructor.json": { inputSchema: obj },
+      "tools/toString.json": { inputSchema: obj },
+      "annotations.json": { tools: { a: "hasOwnProperty", toString: ["valueOf"] } },
+    },
+    want: [
+      'schemas/annotations.json#/tools/a: unknown preset "hasOwnProperty" (known: create, delete, external, readOnly, update)',
+      'schemas/annotations.json#/tools/toString/0: unknown preset "valueOf" (known: create, delete, external, readOnly, update)',
+      'schemas/tools/constructor.json#: tool "constructor" has no behaviour hints in schemas/annotations.json: add it under "tools" (e.g. "constructor": "readOnly"), or set "requireHints": false',
+    ],
+  },
+  {
+    name: "task support is not there yet",
+    given: server({ a: { inputSchema: obj, execution: { taskSupport: "optional" } } }),
+    want: ["schemas/tools/a.json#/execution: `execution` (task support) is not supported yet: remove it, and the tool runs as an ordinary call"],
+  },
+  {
+    name: "x-mcp-header: the constraints of the 2026-07-28 spec, each at its place",
+    given: server(
+      {
+        a: {
+          inputSchema: {
+            type: "object",
+            "x-mcp-header": "Root",
+            properties: {
+              spaced: { type: "string", "x-mcp-header": "My Header" },
+              crlf: { type: "string", "x-mcp-header": "X\r\nInjected: 1" },
+              empty: { type: "string", "x-mcp-header": "" },
+              notString: { type: "string", "x-mcp-header": 7 },
+              object: { type: "object", "x-mcp-header": "Obj" },
+              number: { type: "number", "x-mcp-header": "Num" },
+              untyped: { "x-mcp-header": "Untyped" },
+              first: { type: "string", "x-mcp-header": "Dup" },
+              second: { type: "integer", "x-mcp-header": "dup" },
+              list: { type: "array", items: { type: "string", "x-mcp-header": "Item" } },
+              either: { anyOf: [{ type: "string", "x-mcp-header": "Branch" }] },
+              nested: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } },
+              flag: { type: "boolean", "x-mcp-header": "Flag" },
+            },
+          },
+          outputSchema: { type: "object", properties: { out: { type: "string", "x-mcp-header": "Out" } } },
+        },
+      },
+      { "defs/x.json": { type: "object", properties: { y: { type: "string", "x-mcp-header": "Shared" } } } },
+    ),
+    want: [
+      "schemas/defs/x.json#/properties/y/x-mcp-header: x-mcp-header only applies to properties of a tool's inputSchema",
+      'schemas/tools/a.json#/inputSchema/properties/crlf/x-mcp-header: x-mcp-header "X\\r\\nInjected: 1" is not a valid header name: use letters, digits and ! # $ % & \' * + - . ^ _ ` | ~ (no spaces, control characters or delimiters)',
+      'schemas/tools/a.json#/inputSchema/properties/either/anyOf/0/x-mcp-header: x-mcp-header must be on a property reached from the root through "properties" alone (not at the root, nor under items, anyOf/oneOf/allOf/not, if/then/else, additionalProperties or $defs)',
+      "schemas/tools/a.json#/inputSchema/properties/empty/x-mcp-header: x-mcp-header must be a non-empty string: the NAME of the header Mcp-Param-NAME",
+      'schemas/tools/a.json#/inputSchema/properties/list/items/x-mcp-header: x-mcp-header must be on a property reached from the root through "properties" alone (not at the root, nor under items, anyOf/oneOf/allOf/not, if/then/else, additionalProperties or $defs)',
+      "schemas/tools/a.json#/inputSchema/properties/notString/x-mcp-header: x-mcp-header must be a non-empty string: the NAME of the header Mcp-Param-NAME",
+      'schemas/tools/a.json#/inputSchema/properties/number/x-mcp-header: x-mcp-header is only allowed on a property of type "string", "integer" or "boolean" (its type is "number")',
+      'schemas/tools/a.json#/inputSchema/properties/object/x-mcp-header: x-mcp-header is only allowed on a property of type "string", "integer" or "boolean" (its type is "object")',
+      'schemas/tools/a.json#/inputSchema/properties/second/x-mcp-header: x-mcp-header "dup" is also declared at /inputSchema/properties/first (header names are case-insensitive)',
+      'schemas/tools/a.json#/inputSchema/properties/spaced/x-mcp-header: x-mcp-header "My Header" is not a valid header name: use letters, digits and ! # $ % & \' * + - . ^ _ ` | ~ (no spaces, control characters or delimiters)',
+      'schemas/tools/a.json#/inputSchema/properties/untyped/x-mcp-header: x-mcp-header is only allowed on a property of type "string", "integer" or "boolean" (its type is not declared)',
+      'schemas/tools/a.json#/inputSchema/x-mcp-header: x-mcp-header must be on a property reached from the root through "properties" alone (not at the root, nor under items, anyOf/oneOf/allOf/not, if/then/else, additionalProperties or $defs)',
+      "schemas/tools/a.json#/outputSchema/properties/out/x-mcp-header: x-mcp-header only applies to properties of a tool's inputSchema",
+    ],
+  },
+  {
     name: "stray files",
-    given: server({ a: { inputSchema: obj } }, { "notes.json": {} }),
-    want: ["schemas/notes.json#: unexpected file: the layout is server.json, annotations.json, tools/*, resources/*, prompts/* and defs/**"],
+    given: server({ a: { inputSchema: obj } }, { "notes.json": {}, "tools/README.md": "# tools", "defs/x.json.bak": "{}", ".DS_Store": "", "tools/.a.json.swp": "" }),
+    want: [
+      "schemas/defs/x.json.bak#: unexpected file: the schemas folder holds .json, .yaml and .yml files only (names starting with a dot are ignored)",
+      "schemas/notes.json#: unexpected file: the layout is server.json, annotations.json, tools/*, resources/*, prompts/* and defs/**",
+      "schemas/tools/README.md#: unexpected file: the schemas folder holds .json, .yaml and .yml files only (names starting with a dot are ignored)",
+    ],
+  },
+  {
+    name: "input nested too deep for any stage",
+    given: server({ a: { inputSchema: deep(700) } }),
+    want: [`schemas/tools/a.json#/inputSchema${"/properties/a".repeat(49)}/properties: nested more than 100 levels deep: flatten it, or move parts into defs/ and use $ref`],
+  },
+  {
+    name: "lone surrogates in names and strings",
+    given: server({ a: { inputSchema: { type: "object", properties: { "a\ud800b": { type: "string" } } } }, b: { description: "x\udc00", inputSchema: obj } }),
+    want: [
+      "schemas/tools/a.json#/inputSchema/properties/a%EF%BF%BDb: name with a lone surrogate (an unpaired \\ud800-\\udfff escape): not valid Unicode",
+      "schemas/tools/b.json#/description: string with a lone surrogate (an unpaired \\ud800-\\udfff escape): not valid Unicode",
+    ],
+  },
+  {
+    name: "a $ref with broken percent-encoding",
+    given: server({ a: { inputSchema: { type: "object", properties: { a: { $ref: "#/%E0%A4%A" }, b: { $ref: "../defs/x.json#/%ZZ" } } } } }, { "defs/x.json": {} }),
+    want: [
+      'schemas/tools/a.json#/inputSchema/properties/a/$ref: cannot resolve "#/%E0%A4%A": its fragment is not valid percent-encoding (a % must start an escape of UTF-8 bytes, such as %20)',
+      'schemas/tools/a.json#/inputSchema/properties/b/$ref: cannot resolve "../defs/x.json#/%ZZ": its fragment is not valid percent-encoding (a % must start an escape of UTF-8 bytes, such as %20)',
+    ],
+  },
+  {
+    name: "a YAML alias bomb",
+    given: server({ a: { inputSchema: obj } }, {
+      "tools/b.yaml": ["a: &a [x, x, x, x, x, x, x, x, x]", ..."bcdefghi".split("").map((c, i) => `${c}: &${c} [${Array(9).fill("*" + "abcdefgh"[i]).join(", ")}]`), "inputSchema: {type: object}"].join("\n"),
+    }),
+    want: ["schemas/tools/b.yaml#: invalid YAML: its aliases expand too far (more than 100 alias nodes); write the values out, or share them with $ref"],
   },
   {
     name: "a missing schemas folder",
@@ -266,5 +377,40 @@ describe("diagnostics", () => {
     expect(diagnostics).toEqual(want);
     expect(existsSync(path.join(dir, "generated"))).toBe(false);
     expect(existsSync(path.join(dir, "src"))).toBe(false);
+  });
+});
+
+describe("the schemas folder", () => {
+  it("refuses symbolic links inside it, files or folders, and is itself read through one", async () => {
+    const dir = await tempProject();
+    await writeSchemas(dir, server({ a: { inputSchema: obj } }, { "../shared/b.json": { inputSchema: obj }, "../shared/defs/x.json": {} }));
+    await symlink(path.join(dir, "shared/b.json"), path.join(dir, "schemas/tools/b.json"));
+    await symlink(path.join(dir, "shared/defs"), path.join(dir, "schemas/defs"));
+    await expect(build({ cwd: dir, cache: false })).rejects.toThrow(
+      [
+        "schemas/defs#: symbolic link: links are not followed in the schemas folder; put the file itself here",
+        "schemas/tools/b.json#: symbolic link: links are not followed in the schemas folder; put the file itself here",
+      ].join("\n"),
+    );
+    await rm(path.join(dir, "schemas/defs"));
+    await rm(path.join(dir, "schemas/tools/b.json"));
+    await rename(path.join(dir, "schemas"), path.join(dir, "real-schemas"));
+    await symlink(path.join(dir, "real-schemas"), path.join(dir, "schemas"));
+    expect((await build({ cwd: dir, cache: false })).counts.tools).toBe(1);
+  });
+});
+
+describe("warnings", () => {
+  it("an unknown format is an annotation: the build goes on, warns at its place, and known formats still validate", async () => {
+    const { dir, result } = await buildFiles(
+      server({ a: { inputSchema: { type: "object", properties: { blob: { type: "string", format: "json" }, to: { type: "string", format: "email" } } } } }),
+    );
+    expect(result?.warnings.map(formatDiagnostic)).toEqual([
+      'schemas/tools/a.json#/inputSchema/properties/blob/format: warning: unknown format "json": kept as an annotation, not validated',
+    ]);
+    const { input } = (await import(pathToFileURL(path.join(dir, "generated/validators/a.gen.js")).href)) as { input: (value: unknown) => boolean };
+    expect(input({ blob: "not json at all", to: "ada@example.com" })).toBe(true);
+    expect(input({ blob: "{}", to: "not an address" })).toBe(false);
+    expect((await readFile(path.join(dir, "generated/registry.gen.ts"), "utf8")).includes('\\"format\\":\\"json\\"')).toBe(true);
   });
 });

@@ -47,7 +47,7 @@ describe.each(features)("fixture %s", (feature) => {
     // A child process: plain Node, no test-runner module transform.
     const script = `
       const cases = JSON.parse(process.argv[1]);
-      const out = {};
+      const out = Object.create(null); // keys are tool names, "__proto__" among them
       for (const [tool, { valid, invalid }] of Object.entries(cases)) {
         // "tool", "resources/<template>" (variables) or "prompts/<prompt>" (arguments)
         const module = await import(${JSON.stringify(path.join(FIXTURES, feature, "expected/generated/validators/"))} + tool + ".gen.js");

@@ -1,7 +1,8 @@
 /**
  * Handlebars rendering. Templates (in templates/) are logic-less and never print raw input: every value
  * goes through a helper that makes it safe for the place it lands in.
- *   {{json x}}     a JavaScript literal (JSON with U+2028/U+2029 escaped)
+ *   {{json x}}     a JavaScript literal (JSON with U+2028/U+2029 escaped, a "__proto__" key kept a key)
+ *   {{record x}}   an object keyed by user names: a literal copied onto an object without a prototype
  *   {{ident x}}    an identifier, checked against reserved words
  *   {{comment x}}  a JSDoc block that text containing `*\/` cannot end
  *   {{line x}}     text inside a `//` comment (line breaks folded)
@@ -9,7 +10,7 @@
  */
 import type HandlebarsApi from "handlebars";
 import runtime from "handlebars/runtime.js";
-import { ident } from "../names.js";
+import { ident, OBJECT_LITERAL_PROTO } from "../names.js";
 
 // Precompiled by scripts/templates.mjs (run by `npm run build`) from templates/**/*.hbs, so that a build
 // loads only Handlebars' runtime. A computed specifier: the module exists in dist/ only.
@@ -27,7 +28,10 @@ const hbs = (runtime as unknown as typeof HandlebarsApi).create();
 const safe = (text: string) => new hbs.SafeString(text);
 
 export function jsonLiteral(value: unknown): string {
-  return JSON.stringify(value).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return JSON.stringify(value)
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029")
+    .replace(OBJECT_LITERAL_PROTO, '["__proto__"]:');
 }
 
 export function docComment(text: string | undefined, indent = ""): string {
@@ -36,6 +40,8 @@ export function docComment(text: string | undefined, indent = ""): string {
 }
 
 hbs.registerHelper("json", (value: unknown) => safe(jsonLiteral(value)));
+// A lookup by a user-chosen name ("constructor", "toString") must not find Object.prototype's members.
+hbs.registerHelper("record", (value: unknown) => safe(`Object.assign(Object.create(null), ${jsonLiteral(value)})`));
 hbs.registerHelper("ident", (value: unknown) => safe(ident(String(value))));
 hbs.registerHelper("comment", (value: unknown) => safe(docComment(typeof value === "string" ? value : undefined)));
 hbs.registerHelper("line", (value: unknown) => safe(String(value).replace(/[\r\n\u2028\u2029]+/g, " ")));

@@ -30,10 +30,30 @@ export async function emitTypeUnit(unit: TypeUnit, cache: Cache, onlyCached = fa
 async function compileUnit(unit: TypeUnit): Promise<string> {
   if (typeof unit.schema === "boolean") return `export type ${unit.name} = ${unit.schema ? "unknown" : "never"};`;
   // The unit's name wins over any title of its own: names are decided by mcpgen, not by jstt.
-  const schema = { ...unit.schema, title: unit.name } as JSONSchema4;
+  const schema = shadowOwnKeys({ ...unit.schema, title: unit.name }) as JSONSchema4;
   // Loaded on first use: a build whose types all come from the cache never pays for it.
   const { compile } = await import("json-schema-to-typescript");
-  return indent(await compile(schema, unit.name, options));
+  return indent((await compile(schema, unit.name, options)).replaceAll(OWN_KEY_STANDIN, "hasOwnProperty"));
+}
+
+/**
+ * json-schema-to-typescript calls `node.hasOwnProperty(…)` on every object of a schema, so a property named
+ * "hasOwnProperty" would crash it. Such keys (and the `required` entries naming them) travel under a
+ * stand-in that is an identifier like the name itself, so the output prints it the same way, and are put
+ * back in the output.
+ */
+const OWN_KEY_STANDIN = "mcpgen_hasOwnProperty_standin";
+
+function shadowOwnKeys(value: unknown, key?: string): unknown {
+  if (Array.isArray(value)) return value.map((v) => (key === "required" && v === "hasOwnProperty" ? OWN_KEY_STANDIN : shadowOwnKeys(v)));
+  if (value === null || typeof value !== "object") {
+    if (typeof value === "string" && value.includes(OWN_KEY_STANDIN)) throw new Error(`a schema may not contain ${OWN_KEY_STANDIN}`);
+    return value;
+  }
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value))
+    Object.defineProperty(out, k === "hasOwnProperty" ? OWN_KEY_STANDIN : k, { value: shadowOwnKeys(v, k), enumerable: true, writable: true, configurable: true });
+  return out;
 }
 
 /** json-schema-to-typescript without prettier prints flat; indent by brace depth (comments included). */

@@ -5,11 +5,12 @@
  */
 import standaloneModule from "ajv/dist/standalone/index.js";
 import type { Dialect } from "../ajv.js";
-import { ajvDiagnostics, createAjv, REGEXP_MODULE } from "../ajv.js";
+import { ajvDiagnostics, createAjv, KNOWN_FORMATS, REGEXP_MODULE } from "../ajv.js";
 import { cacheKey, type Cache } from "../cache.js";
 import { pointerJoin, type Diagnostic } from "../diagnostics.js";
 import type { ToolIR } from "../ir.js";
 import { walkSchema, type SchemaNode } from "../schema-walk.js";
+import { OBJECT_LITERAL_PROTO } from "../names.js";
 
 // ajv's standalone module is CommonJS: its default export arrives wrapped under plain Node ESM.
 type StandaloneCode = (ajv: unknown, refs: Record<string, string>) => string;
@@ -75,10 +76,12 @@ export function compileModule(request: Request, cache: Cache, onlyCached = false
   const { file } = request;
   const diagnostics: Diagnostic[] = [];
   const ajv = createAjv(request.dialect, extensionKeywords(Object.values(request.schemas).map((s) => s.schema)), request.coerce);
+  // An unknown format is an annotation (check warned about it): registered as `true`, it generates no code.
+  for (const format of unknownFormats(Object.values(request.schemas).map((s) => s.schema))) ajv.addFormat(format, true);
   const refs: Record<string, string> = {};
   for (const [name, { schema, at }] of Object.entries(request.schemas)) {
     try {
-      ajv.addSchema(schema, name);
+      ajv.addSchema(protoAsPattern(schema), name);
       ajv.getSchema(name);
       refs[name] = name;
     } catch (error) {
@@ -97,9 +100,35 @@ export function compileModule(request: Request, cache: Cache, onlyCached = false
     );
   }
   if (diagnostics.length) return { diagnostics };
-  const module = toEsm(standaloneCode(ajv, refs));
+  const module = toEsm(ownKeys(standaloneCode(ajv, refs)));
   cache.set(key, JSON.stringify(module));
   return { module, diagnostics };
+}
+
+/**
+ * ajv skips a property named "__proto__" (its `properties` code filters the name out), so its schema would
+ * never be checked and `additionalProperties: false` would refuse it. For ajv only, such a property moves
+ * to `patternProperties` under an exact pattern, which ajv does check; the wire schema keeps it as it is.
+ */
+function protoAsPattern(schema: SchemaNode): SchemaNode {
+  if (!JSON.stringify(schema).includes('"__proto__"')) return schema;
+  const copy = structuredClone(schema);
+  walkSchema(copy, "", (node) => {
+    const properties = node.properties;
+    if (properties === null || typeof properties !== "object" || !Object.hasOwn(properties, "__proto__")) return;
+    const own = (properties as Record<string, unknown>)["__proto__"];
+    delete (properties as Record<string, unknown>)["__proto__"];
+    const patterns = Object.assign(Object.create(null) as Record<string, unknown>, node.patternProperties);
+    patterns["^__proto__$"] = Object.hasOwn(patterns, "^__proto__$") ? { allOf: [patterns["^__proto__$"], own] } : own;
+    node.patternProperties = { ...patterns };
+  });
+  return copy;
+}
+
+function unknownFormats(schemas: SchemaNode[]): Set<string> {
+  const found = new Set<string>();
+  for (const schema of schemas) walkSchema(schema, "", (node) => typeof node.format === "string" && !KNOWN_FORMATS.has(node.format) && found.add(node.format));
+  return found;
 }
 
 function extensionKeywords(schemas: SchemaNode[]): Set<string> {
@@ -120,6 +149,19 @@ const HELPERS: Record<string, string> = {
   "ajv-formats/dist/formats": "formats",
   [REGEXP_MODULE]: "regExp",
 };
+
+/**
+ * ajv's standalone code, safe for data keyed by user names. `uniqueItems` over strings counts items in a
+ * plain object (`const indices0 = {}`), where `"__proto__"` is never a key, so `["__proto__", "__proto__"]`
+ * passed; those objects get no prototype. And a schema printed as an object literal (`{"__proto__": …}`)
+ * would set its prototype rather than a key. If ajv's output ever changes shape, this throws rather than
+ * letting the hole back in (test/compiler/units.test.ts holds the behaviour).
+ */
+export function ownKeys(code: string): string {
+  const out = code.replace(/\b(const|let) (indices\d*) = \{\};/g, "$1 $2 = Object.create(null);").replace(OBJECT_LITERAL_PROTO, '["__proto__"]:');
+  if (/\bindices\d*\s*=\s*\{/.test(out)) throw new Error("ajv's uniqueItems code changed shape: its index object would have a prototype");
+  return out;
+}
 
 /**
  * Turns every `require("x")` in ajv's output into an import of the helper the runtime exports for `x`:
