@@ -25,6 +25,7 @@ export type ErrorKind =
   | "methodNotAllowed"
   | "notAcceptable"
   | "conflict"
+  | "gone"
   | "payloadTooLarge"
   | "unsupportedMediaType"
   | "serviceUnavailable";
@@ -53,6 +54,7 @@ export const ERROR_TABLE: Readonly<Record<ErrorKind, ErrorSpec>> = {
   methodNotAllowed: { code: -32000, message: "Method Not Allowed", httpStatus: 405 },
   notAcceptable: { code: -32000, message: "Not Acceptable", httpStatus: 406 },
   conflict: { code: -32000, message: "Conflict", httpStatus: 409 },
+  gone: { code: -32000, message: "Gone", httpStatus: 410 },
   payloadTooLarge: { code: -32000, message: "Payload Too Large", httpStatus: 413 },
   unsupportedMediaType: { code: -32000, message: "Unsupported Media Type", httpStatus: 415 },
   serviceUnavailable: { code: -32000, message: "Service Unavailable", httpStatus: 503 },

@@ -19,7 +19,7 @@ import {
 } from "../protocol.js";
 import type { Connection, Reply, Server, Sink } from "../server.js";
 import type { Listener } from "../subscriptions.js";
-import { streamOfEventId } from "./event-store.js";
+import { streamOfEventId, type EventStore, type StoredEvent } from "./event-store.js";
 import { decodeHeaderValue, nameSource, paramHeaderProblem, paramHeaders, type ParamHeader } from "./headers.js";
 import { AuthError, type Authenticate, type AuthRequest, type ResolvedHttpOptions } from "./options.js";
 import { accepts, challenge, corsHeaders, hostAllowed, mediaType, originAllowed, preflightHeaders } from "./security.js";
@@ -68,6 +68,11 @@ interface HttpSession {
   standalone: SseStream | undefined;
   /** Sequence of the standalone stream's events (stream id "0"). */
   standaloneSeq: number;
+  /**
+   * A standalone stream was opened once: from then on its events are stored even while no stream is open,
+   * so that a client reconnecting with `Last-Event-ID` gets what it missed in between.
+   */
+  standaloneResumable: boolean;
   /** POST streams whose requests are still running, by stream id (for `Last-Event-ID` reattachment). */
   readonly exchanges: Map<string, Exchange>;
   /** Every request of the session still running (a session whose clients all left can expire). */
@@ -415,6 +420,7 @@ export class HttpTransport {
       lastActive: Date.now(),
       standalone: undefined,
       standaloneSeq: 0,
+      standaloneResumable: false,
       exchanges: new Map(),
       running: new Set(),
       nextStream: 1,
@@ -445,14 +451,15 @@ export class HttpTransport {
     const session = found.session;
     session.lastActive = Date.now();
     const lastEventId = input.header("last-event-id");
-    if (lastEventId !== undefined && this.options.eventStore) return this.resume(session, lastEventId);
+    if (lastEventId !== undefined && this.options.eventStore) return this.resume(session, this.options.eventStore, lastEventId);
     if (session.standalone && !session.standalone.gone && !session.standalone.ended) {
       return reject("conflict", "Conflict: this session already has a standalone stream");
     }
     return { status: 200, headers: sseHeaders(), stream: this.openStandalone(session) };
   }
 
-  private openStandalone(session: HttpSession): SseStream {
+  /** Opens the standalone stream: the replayed events first (on a resume), then the priming event. */
+  private openStandalone(session: HttpSession, replayed: readonly StoredEvent[] = []): SseStream {
     const stream = new SseStream();
     session.standalone = stream;
     stream.keepAliveEvery(this.options.keepAliveMs);
@@ -460,27 +467,35 @@ export class HttpTransport {
       if (session.standalone === stream) session.standalone = undefined;
       session.lastActive = Date.now();
     });
-    if (this.options.eventStore && session.connection.session && session.connection.session.protocolVersion >= "2025-11-25") {
-      stream.prime(`0_${session.standaloneSeq}`, this.options.retryMs);
+    for (const event of replayed) void stream.event(event.message, event.id);
+    if (this.options.eventStore) {
+      session.standaloneResumable = true;
+      if (session.connection.session && session.connection.session.protocolVersion >= "2025-11-25") stream.prime(`0_${session.standaloneSeq}`, this.options.retryMs);
     }
     return stream;
   }
 
-  private async resume(session: HttpSession, lastEventId: string): Promise<HttpOutput> {
-    const store = this.options.eventStore;
+  /**
+   * GET + `Last-Event-ID`: the events after that id, then the stream live (if it still runs). An id that is
+   * not one of ours is a bad request; one whose successors are not all kept (forgotten past the store's
+   * bounds, another session's, never sent) is 410 Gone — replaying only part would lose events silently.
+   */
+  private async resume(session: HttpSession, store: EventStore, lastEventId: string): Promise<HttpOutput> {
     const streamId = streamOfEventId(lastEventId);
+    if (streamId === undefined) return reject("badRequest", "Bad Request: Last-Event-ID is not an event id of this server");
     // An in-memory store answers synchronously, so the replay and the reattachment below happen with no
     // event in between; an asynchronous store may miss events sent while it answers.
-    const found = store && streamId !== undefined ? store.replay(session.id, lastEventId) : undefined;
+    const found = store.replay(session.id, lastEventId);
     let replay = found instanceof Promise ? await found : found;
-    // A stream that has stored nothing yet (only its priming event went out) is resumable too.
-    if (!replay && streamId !== undefined && (streamId === "0" || session.exchanges.has(streamId))) replay = { streamId, events: [] };
-    if (!replay || session.closed) return reject("badRequest", "Bad Request: Last-Event-ID is unknown or no longer kept");
+    // Nothing sent on the stream since that id (say, only its priming event went out): nothing to replay.
+    if (!replay && this.lastSequence(session, streamId) === Number(lastEventId.slice(streamId.length + 1))) replay = { streamId, events: [] };
+    if (session.closed) return reject("sessionNotFound", "Session not found");
+    if (!replay) {
+      return reject("gone", "Gone: the events after this Last-Event-ID are no longer kept; open a new stream without Last-Event-ID (what was sent in between is lost)");
+    }
     if (replay.streamId === "0") {
       if (session.standalone && !session.standalone.gone && !session.standalone.ended) session.standalone.end();
-      const stream = this.openStandalone(session);
-      for (const event of replay.events) stream.event(event.message, event.id);
-      return { status: 200, headers: sseHeaders(), stream };
+      return { status: 200, headers: sseHeaders(), stream: this.openStandalone(session, replay.events) };
     }
     const stream = new SseStream();
     for (const event of replay.events) stream.event(event.message, event.id);
@@ -490,15 +505,23 @@ export class HttpTransport {
     return { status: 200, headers: sseHeaders(), stream };
   }
 
-  /** Server-initiated messages of a session: on its standalone stream, when there is one (else dropped). */
+  /** The sequence of the last event sent on a stream of the session (`undefined`: no such stream). */
+  private lastSequence(session: HttpSession, streamId: string): number | undefined {
+    return streamId === "0" ? session.standaloneSeq : session.exchanges.get(streamId)?.sequence;
+  }
+
+  /**
+   * Server-initiated messages of a session: on its standalone stream. While that stream is down they are
+   * stored all the same (once the client has had one), for a resume to replay; without an event store, or
+   * before the first GET, they are dropped.
+   */
   private sendStandalone(session: HttpSession, line: string): void | Promise<void> {
     const stream = session.standalone;
-    if (!stream || stream.gone || stream.ended) return undefined;
-    const store = this.options.eventStore;
-    if (!store) return stream.event(line);
+    const open = stream !== undefined && !stream.gone && !stream.ended;
+    if (!this.options.eventStore || !session.standaloneResumable) return open ? stream.event(line) : undefined;
     const eventId = `0_${++session.standaloneSeq}`;
     this.append(session, "0", eventId, line);
-    return stream.event(line, eventId);
+    return open ? stream.event(line, eventId) : undefined;
   }
 
   // ── DELETE ──
@@ -654,13 +677,20 @@ class Exchange implements Sink {
     return this.output;
   }
 
-  /** A resumed GET stream takes over from the broken POST stream. */
+  /** The sequence of the last event sent on this exchange's stream. */
+  get sequence(): number {
+    return this.seq;
+  }
+
+  /** A resumed GET stream takes over from the POST stream; the old one ends if it is still open. */
   reattach(stream: SseStream): void {
     if (this.done) {
       stream.end();
       return;
     }
+    const old = this.stream;
     this.stream = stream;
+    if (old && old !== stream) old.end();
   }
 
   /** The session closed: end the stream without a response. */
