@@ -17,8 +17,7 @@ import {
   MODERN_PROTOCOL_VERSIONS,
   type RequestId,
 } from "../protocol.js";
-import type { Connection, Reply, Server, Sink } from "../server.js";
-import type { Listener } from "../subscriptions.js";
+import { settledWithin, type Connection, type Reply, type Server, type Sink } from "../server.js";
 import { streamOfEventId, type EventStore, type StoredEvent } from "./event-store.js";
 import { decodeHeaderValue, nameSource, paramHeaderProblem, paramHeaders, type ParamHeader } from "./headers.js";
 import { AuthError, type Authenticate, type AuthRequest, type ResolvedHttpOptions } from "./options.js";
@@ -91,8 +90,8 @@ export interface HttpStats {
 
 export class HttpTransport {
   private readonly sessions = new Map<string, HttpSession>();
-  /** 2026-era `subscriptions/listen` streams and their listeners. */
-  private readonly listens = new Map<SseStream, Listener>();
+  /** 2026-era `subscriptions/listen` requests in progress (each holds an SSE stream). */
+  private readonly listens = new Set<Exchange>();
   private readonly running = new Set<Exchange>();
   private readonly paramHeaderCache = new Map<string, readonly ParamHeader[]>();
   private sweeper: ReturnType<typeof setInterval> | undefined;
@@ -109,7 +108,8 @@ export class HttpTransport {
   }
 
   get stats(): HttpStats {
-    let streams = this.listens.size;
+    let streams = 0;
+    for (const exchange of this.listens) if (exchange.attended) streams++;
     for (const session of this.sessions.values()) if (session.standalone) streams++;
     return { sessions: this.sessions.size, streams, exchanges: this.running.size };
   }
@@ -137,12 +137,9 @@ export class HttpTransport {
     if (this.closed) return;
     this.closed = true;
     if (this.sweeper) clearInterval(this.sweeper);
-    for (const [stream, listener] of this.listens) {
-      listener.close();
-      void stream.event(this.server.listenEnded(listener.id)); // the server ends the subscription: a graceful result
-      stream.end();
-    }
-    this.listens.clear();
+    // Closing a listen request's connection ends it with a result (the server ends the subscription).
+    await settledWithin([...this.listens].map((exchange) => exchange.closeConnection()), 1000);
+    for (const exchange of [...this.listens]) exchange.abandon();
     await Promise.all([...this.sessions.values()].map((session) => this.closeSession(session)));
     for (const exchange of this.running) exchange.abandon();
     this.running.clear();
@@ -262,9 +259,8 @@ export class HttpTransport {
     const claim = params && isObject(params._meta) ? params._meta[META_PROTOCOL_VERSION] : undefined;
     const modernHeader = headerVersion !== undefined && MODERN_PROTOCOL_VERSIONS.includes(headerVersion);
     const sessionId = this.options.sessions ? input.header("mcp-session-id") : undefined;
-    const mode = this.mode(accept);
-    if (modernHeader || (claim !== undefined && sessionId === undefined)) return this.modern(input, message, claim, headerVersion, mode, auth);
-    return this.legacy(input, message, headerVersion, sessionId, mode, auth);
+    if (modernHeader || (claim !== undefined && sessionId === undefined)) return this.modern(input, message, claim, headerVersion, accept, auth);
+    return this.legacy(input, message, headerVersion, sessionId, this.mode(accept), auth);
   }
 
   /** The response mode of a request: the configured one, narrowed by what the client accepts. */
@@ -280,7 +276,7 @@ export class HttpTransport {
     message: unknown,
     claim: unknown,
     headerVersion: string | undefined,
-    mode: "auto" | "json" | "sse",
+    accept: { json: boolean; sse: boolean },
     auth: AuthInfo | undefined,
   ): HttpOutput | Promise<HttpOutput> {
     if (!isObject(message)) return reject("invalidRequest", "Invalid Request: the 2026-07-28 protocol takes one JSON-RPC message per POST");
@@ -318,12 +314,19 @@ export class HttpTransport {
         if (problem) return reject("headerMismatch", `Header mismatch: ${problem}`, id);
       }
     }
-    if (method === "subscriptions/listen" && MODERN_PROTOCOL_VERSIONS.includes(headerVersion)) return this.listen(id as RequestId, params);
+    // The core checks and answers every request; `subscriptions/listen` just needs its answer carried as a
+    // stream that stays open (its acknowledgment comes first, the result only when it ends).
+    const listen = method === "subscriptions/listen";
     const connection = this.server.connect(NO_SINK, EPHEMERAL);
-    const exchange = new Exchange(this, mode, auth, true, undefined);
+    const exchange = new Exchange(this, listen && accept.sse ? "sse" : this.mode(accept), auth, true, undefined, listen);
     const requestId = id as RequestId;
     input.onDisconnect(() => connection.cancel(requestId, "The client closed the request"));
-    return exchange.respond(connection.handle(message, exchange), connection, requestId);
+    const reply = connection.handle(message, exchange);
+    if (listen && !accept.sse && typeof reply === "object") {
+      connection.cancel(requestId, "The client does not accept a stream");
+      return reject("notAcceptable", "Not Acceptable: subscriptions/listen answers with a stream; the client must accept text/event-stream", id);
+    }
+    return exchange.respond(reply, connection, requestId);
   }
 
   private paramHeadersOf(tool: string): readonly ParamHeader[] {
@@ -334,23 +337,6 @@ export class HttpTransport {
       if (slot) this.paramHeaderCache.set(tool, cached);
     }
     return cached;
-  }
-
-  /**
-   * `subscriptions/listen`: acknowledged, then held open (with keep-alives) until either side closes it; the
-   * core decides what to honor and fans notifications out to it.
-   */
-  private listen(id: RequestId, params: Record<string, unknown> | undefined): HttpOutput {
-    const stream = new SseStream();
-    const listener = this.server.subscriptions.open(id, params?.notifications, (line) => stream.event(line));
-    if (typeof listener === "string") return reject("invalidParams", `Invalid params: ${listener}`, id);
-    stream.keepAliveEvery(this.options.keepAliveMs);
-    this.listens.set(stream, listener);
-    stream.onCancel(() => {
-      this.listens.delete(stream);
-      listener.close();
-    });
-    return { status: 200, headers: sseHeaders(), stream };
   }
 
   /** 2025 era: `initialize` opens a session (unless stateless); everything else belongs to one. */
@@ -379,6 +365,8 @@ export class HttpTransport {
       session = found.session;
       connection = session.connection;
       session.lastActive = Date.now();
+      const mismatch = this.versionClaimMismatch(messages, headerVersion ?? connection.session?.protocolVersion);
+      if (mismatch) return mismatch;
     } else {
       connection = this.server.connect(NO_SINK, EPHEMERAL);
       connection.session = { protocolVersion: headerVersion ?? "2025-03-26", clientInfo: undefined, clientCapabilities: {}, initialized: true };
@@ -395,6 +383,22 @@ export class HttpTransport {
     }
     if (typeof reply === "object") input.onDisconnect(() => exchange.clientLeft());
     return exchange.respond(reply, connection, undefined);
+  }
+
+  /**
+   * In a 2025 session the version is the header's (the one `initialize` agreed on, when a 2025-03-26 client
+   * sends none); a body whose `_meta` claims another one is a header mismatch, not a request of that era.
+   */
+  private versionClaimMismatch(messages: readonly unknown[], version: string | undefined): HttpOutput | undefined {
+    for (const message of messages) {
+      const params = isObject(message) && isObject(message.params) ? message.params : undefined;
+      const claim = params && isObject(params._meta) ? params._meta[META_PROTOCOL_VERSION] : undefined;
+      if (claim === undefined || claim === version) continue;
+      const body = typeof claim === "string" ? `'${claim.length > 120 ? `${claim.slice(0, 120)}…` : claim}'` : `a ${claim === null ? "null" : typeof claim}`;
+      const id = isObject(message) && isRequestIdValue(message.id) ? message.id : undefined;
+      return reject("headerMismatch", `Header mismatch: MCP-Protocol-Version header value '${String(version)}' does not match body value ${body} in _meta["${META_PROTOCOL_VERSION}"]`, id);
+    }
+    return undefined;
   }
 
   private initialize(message: Record<string, unknown>, mode: "auto" | "json" | "sse", auth: AuthInfo | undefined): HttpOutput | Promise<HttpOutput> {
@@ -581,8 +585,9 @@ export class HttpTransport {
 
   /** @internal */
   track(exchange: Exchange, running: boolean): void {
-    if (running) this.running.add(exchange);
-    else this.running.delete(exchange);
+    const set = exchange.listen ? this.listens : this.running;
+    if (running) set.add(exchange);
+    else set.delete(exchange);
   }
 
   /** @internal */
@@ -614,6 +619,9 @@ class Exchange implements Sink {
   /** The answer, once known; it is awaited only when the core's reply is not immediate. */
   private readonly output: Promise<HttpOutput>;
   private cancelHook: (() => void) | undefined;
+  private connection: Connection | undefined;
+  /** Settles once the reply is handled. */
+  private handled: Promise<void> = Promise.resolve();
   private done = false;
   private left = false;
 
@@ -623,6 +631,8 @@ class Exchange implements Sink {
     readonly auth: AuthInfo | undefined,
     private readonly modern: boolean,
     private readonly session: HttpSession | undefined,
+    /** A `subscriptions/listen` request: its stream stays open (with keep-alives) until either side ends it. */
+    readonly listen = false,
   ) {
     // Ready before the core runs: a handler may send progress before its first `await`.
     this.output = new Promise<HttpOutput>((resolve) => (this.resolveOutput = resolve));
@@ -661,11 +671,12 @@ class Exchange implements Sink {
     }
     this.transport.track(this, true);
     this.session?.running.add(this);
+    this.connection = connection;
     if (this.mode === "sse" && !this.stream) this.open();
     const onStreamCancel = (): void => {
       if (this.modern && requestId !== undefined) connection.cancel(requestId, "The client closed the response stream");
     };
-    reply.then(
+    this.handled = reply.then(
       (text) => this.finish(text),
       (error: unknown) => {
         this.transport.report(error);
@@ -680,6 +691,12 @@ class Exchange implements Sink {
   /** The sequence of the last event sent on this exchange's stream. */
   get sequence(): number {
     return this.seq;
+  }
+
+  /** The server shuts down: the request's connection closes (a listen request then ends with its result). */
+  closeConnection(): Promise<void> {
+    if (!this.connection) return Promise.resolve();
+    return this.connection.close(0).then(() => this.handled);
   }
 
   /** A resumed GET stream takes over from the POST stream; the old one ends if it is still open. */
@@ -708,6 +725,7 @@ class Exchange implements Sink {
     const stream = new SseStream();
     this.stream = stream;
     if (this.cancelHook) stream.onCancel(this.cancelHook);
+    if (this.listen) stream.keepAliveEvery(this.transport.options.keepAliveMs);
     const session = this.session;
     if (session && this.transport.options.eventStore) {
       this.streamId = this.transport.openedStream(session, this);

@@ -14,7 +14,7 @@ import type { HttpServerHandle, Server } from "../../../src/runtime/index.js";
 import { registry } from "../fixtures/primitives.mjs";
 import { assertRuntimeBuilt, EXAMPLE_SERVER } from "../helpers/e2e.js";
 import { assertServerMessage } from "../helpers/spec.js";
-import { delay, FetchTap, initialize, messagesOf, modern, post, SseReader, start, stopAll, type Json } from "./helpers.js";
+import { delay, ENVELOPE, FetchTap, initialize, messagesOf, modern, post, SseReader, start, stopAll, type Json } from "./helpers.js";
 
 const V = "2025-11-25";
 const REQUEST = { timeout: 10_000 };
@@ -137,6 +137,31 @@ describe("2026 era over HTTP", () => {
     expect(await stream.message(500)).toBeUndefined();
     await closing;
     expect(serverOf(handle).subscriptionStats.listeners).toBe(0);
+  });
+
+  it("lets the core check listen requests: the same answers as over any other transport", async () => {
+    const handle = await start({ registry });
+    const core = serverOf(handle).connect({ send: () => undefined }, { ephemeral: true });
+    const listen = (id: unknown, params: Json = { notifications: { toolsListChanged: true }, _meta: ENVELOPE }, jsonrpc = "2.0"): Json => ({ jsonrpc, id, method: "subscriptions/listen", params });
+    const { "io.modelcontextprotocol/clientCapabilities": _, ...noCapabilities } = ENVELOPE;
+    const bad = [
+      listen(null),
+      listen(1.5),
+      listen({}),
+      listen(true),
+      listen(7, undefined, "1.0"),
+      listen(8, { notifications: { toolsListChanged: true }, _meta: noCapabilities }),
+    ];
+    for (const message of bad) {
+      const response = await post(handle.url, message, { "mcp-protocol-version": "2026-07-28", "mcp-method": "subscriptions/listen" });
+      const text = await response.text();
+      expect(response.status, text).toBe(400);
+      expect(response.headers.get("content-type")).toBe("application/json");
+      expect(text).toBe(core.handle(message, { send: () => undefined }));
+      assertServerMessage(JSON.parse(text) as Json, "2026-07-28");
+    }
+    expect(serverOf(handle).subscriptionStats.listeners).toBe(0);
+    expect(handle.stats.streams).toBe(0);
   });
 
   it("refuses a malformed filter with 400 / -32602", async () => {

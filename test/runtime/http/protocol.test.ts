@@ -40,6 +40,25 @@ describe("2025 era: sessions", () => {
     await messagesOf(response, V);
   });
 
+  it("refuses a body whose _meta claims another protocol version than the session's header (400, -32020)", async () => {
+    const { url } = await start();
+    const session = await initialize(url, "2025-06-18");
+    const claim = { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } };
+    const response = await post(url, { jsonrpc: "2.0", id: 4, method: "tools/list", params: claim }, { "mcp-session-id": session, "mcp-protocol-version": "2025-06-18" });
+    expect(response.status).toBe(400);
+    const [error] = await messagesOf(response, "2025-06-18");
+    expect(error).toMatchObject({ id: 4, error: { code: -32020, message: expect.stringMatching(/'2025-06-18'.*'2026-07-28'/) } });
+    // without the header (a 2025-03-26 client), the session's own version is the one the body must agree with
+    const old = await initialize(url, "2025-03-26");
+    const batch = await post(url, [{ jsonrpc: "2.0", id: 5, method: "tools/list", params: claim }], { "mcp-session-id": old });
+    expect(batch.status).toBe(400);
+    expect((await messagesOf(batch, "2025-03-26"))[0]).toMatchObject({ id: 5, error: { code: -32020, message: expect.stringMatching(/'2025-03-26'.*'2026-07-28'/) } });
+    // a claim that agrees is just metadata
+    const agreeing = await post(url, { jsonrpc: "2.0", id: 6, method: "tools/list", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2025-06-18" } } }, { "mcp-session-id": session, "mcp-protocol-version": "2025-06-18" });
+    expect(agreeing.status).toBe(200);
+    expect((await messagesOf(agreeing, "2025-06-18", "tools/list"))[0]).toMatchObject({ id: 6, result: { tools: expect.any(Array) } });
+  });
+
   it("mints distinct random session ids and answers notifications and responses with 202", async () => {
     const { url } = await start();
     const ids = new Set(await Promise.all(Array.from({ length: 20 }, () => initialize(url))));
