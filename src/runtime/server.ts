@@ -13,7 +13,7 @@
  * `Subscriptions` (subscriptions.ts) to 2025-era sessions and 2026-era listen streams.
  */
 import { ToolCall } from "./call.js";
-import { errorResponse, resultResponse } from "./errors.js";
+import { errorResponse, reportingErrors, resultResponse, type ErrorKind } from "./errors.js";
 import type { AuthInfo, ListKind, ToolHandler } from "./handler.js";
 import type { Cancellable, Invocation } from "./invocation.js";
 import {
@@ -51,6 +51,8 @@ export interface Sink {
   readonly auth?: AuthInfo | undefined;
   /** `false` when messages sent before the response are dropped (HTTP JSON responses): no server→client requests. */
   readonly streaming?: boolean;
+  /** Told the kind of error the request is answered with, if it is (HTTP takes the status from the error table). */
+  failed?(kind: ErrorKind): void;
 }
 
 /** A response to send, none (notifications, cancelled requests), or either later. */
@@ -375,6 +377,10 @@ export class Connection implements SessionTarget {
    * (default: the connection's). Returns the serialized response, if there is one.
    */
   handle(message: unknown, sink: Sink = this.sink): Reply {
+    return sink.failed ? reportingErrors((kind) => sink.failed?.(kind), () => this.dispatch(message, sink)) : this.dispatch(message, sink);
+  }
+
+  private dispatch(message: unknown, sink: Sink): Reply {
     if (this.closed) return undefined;
     if (Array.isArray(message)) return this.batch(message, sink);
     if (!isObject(message)) return errorResponse(undefined, "invalidRequest", "Invalid Request: expected a JSON-RPC message object");
@@ -609,10 +615,14 @@ export class Connection implements SessionTarget {
     };
     const loaded = this.server.primitives.value;
     if (loaded) return run(loaded);
-    return this.server.primitives.get().then(run, (error: unknown) => {
-      console.error("[mcpgen] could not load the resources and prompts runtime:", error);
-      return errorResponse(frame.id, "internalError");
-    });
+    const report = frame.sink.failed && ((kind: ErrorKind) => frame.sink.failed?.(kind));
+    return this.server.primitives.get().then(
+      (primitives) => reportingErrors(report, () => run(primitives)),
+      (error: unknown) => {
+        console.error("[mcpgen] could not load the resources and prompts runtime:", error);
+        return reportingErrors(report, () => errorResponse(frame.id, "internalError"));
+      },
+    );
   }
 
   /** 2025 era: `resources/subscribe` / `resources/unsubscribe` for this session. */

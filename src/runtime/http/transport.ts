@@ -8,7 +8,7 @@
  *         2025: initialize │ session (Mcp-Session-Id) or stateless ─▶ core
  *   response: JSON, or SSE as soon as the request sends something before its result
  */
-import { errorResponse, ERROR_TABLE, httpStatusOfCode, type ErrorKind } from "../errors.js";
+import { errorResponse, ERROR_TABLE, type ErrorKind } from "../errors.js";
 import type { AuthInfo } from "../handler.js";
 import {
   isObject,
@@ -414,9 +414,10 @@ export class HttpTransport {
     }
     let session: HttpSession | undefined;
     const connection = this.server.connect({ send: (line) => this.sendStandalone(session as HttpSession, line) });
-    const reply = connection.handle(message, NO_SINK);
+    let refused = false;
+    const reply = connection.handle(message, { send: () => undefined, failed: () => void (refused = true) });
     if (typeof reply !== "string") return reject("internalError", "Internal error: initialize did not answer"); // the core answers it at once
-    if (!reply.includes('"result":')) return { status: 200, headers: { ...JSON_HEADERS }, body: reply };
+    if (refused) return { status: 200, headers: { ...JSON_HEADERS }, body: reply }; // no session for a refused handshake
     session = {
       id: crypto.randomUUID(),
       connection,
@@ -624,6 +625,8 @@ class Exchange implements Sink {
   private handled: Promise<void> = Promise.resolve();
   private done = false;
   private left = false;
+  /** The kind of error the core answered with, if it did (the status of a 2026-era JSON answer). */
+  private failure: ErrorKind | undefined;
 
   constructor(
     private readonly transport: HttpTransport,
@@ -654,6 +657,10 @@ class Exchange implements Sink {
     return this.mode !== "json";
   }
 
+  failed(kind: ErrorKind): void {
+    this.failure = kind;
+  }
+
   send(message: string): void | Promise<void> {
     if (this.done) return undefined;
     if (!this.stream) {
@@ -680,6 +687,7 @@ class Exchange implements Sink {
       (text) => this.finish(text),
       (error: unknown) => {
         this.transport.report(error);
+        this.failure = "internalError";
         this.finish(errorResponse(requestId, "internalError"));
       },
     );
@@ -772,19 +780,9 @@ class Exchange implements Sink {
       stream.end();
       return { status: 200, headers: sseHeaders(), stream };
     }
-    let status = 200;
-    if (this.modern) {
-      const code = errorCode(text);
-      if (code !== undefined) status = httpStatusOfCode(code);
-    }
+    const status = this.modern && this.failure !== undefined ? ERROR_TABLE[this.failure].httpStatus : 200;
     return { status, headers: { ...JSON_HEADERS }, body: text };
   }
-}
-
-/** The error code of a serialized error response (as the core writes them), or `undefined` for a result. */
-function errorCode(text: string): number | undefined {
-  const match = /^\{"jsonrpc":"2\.0"(?:,"id":(?:-?\d+|"(?:[^"\\]|\\.)*"))?,"error":\{"code":(-?\d+)/.exec(text);
-  return match ? Number(match[1]) : undefined;
 }
 
 function isRequestIdValue(value: unknown): value is RequestId {

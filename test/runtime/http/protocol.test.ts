@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createHttpHandler, createServer } from "../../../src/runtime/index.js";
 import { registry } from "../fixtures/registry.mjs";
 import { assertServerMessage } from "../helpers/spec.js";
-import { delay, initialize, messagesOf, modern, post, SseReader, start, stopAll, type Json } from "./helpers.js";
+import { delay, ENVELOPE, initialize, messagesOf, modern, post, SseReader, start, stopAll, type Json } from "./helpers.js";
 
 afterEach(stopAll);
 
@@ -214,6 +214,32 @@ describe("2026 era: stateless POST", () => {
     expect(response.status).toBe(400);
     const [message] = await messagesOf(response, "2026-07-28");
     expect(message).toMatchObject({ id: 3, error: { code: -32020 } });
+  });
+
+  it("takes the status of an error from its kind, whatever the id looks like (integers beyond 2^53 too)", async () => {
+    const { url } = await start();
+    const envelope = JSON.stringify(ENVELOPE);
+    const send = (id: string, method: string, params: string, name?: string): Promise<Response> =>
+      post(url, `{"jsonrpc":"2.0","id":${id},"method":"${method}","params":{${params}${params === "" ? "" : ","}"_meta":${envelope}}}`, {
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": method,
+        ...(name !== undefined && { "mcp-name": name }),
+      });
+    for (const id of ["123456789012345678901234567890", "9007199254740993", "-9007199254740993", "7", '"s"']) {
+      const cases: [Promise<Response>, number, number | undefined][] = [
+        [send(id, "tools/call", '"name":"nope"', "nope"), 400, -32602], // refused at once
+        [send(id, "frobnicate", ""), 404, -32601],
+        [send(id, "tools/call", '"name":"ask","arguments":{"what":"elicit"}', "ask"), 400, -32021], // refused after the handler ran
+        [send(id, "tools/call", '"name":"echo","arguments":{"text":"x"}', "echo"), 200, undefined],
+      ];
+      for (const [pending, status, code] of cases) {
+        const response = await pending;
+        const body = await response.text();
+        expect(response.status, `${id}: ${body}`).toBe(status);
+        const message = JSON.parse(body) as Json;
+        expect((message.error as Json | undefined)?.code, body).toBe(code);
+      }
+    }
   });
 
   it("accepts a base64-encoded Mcp-Name", async () => {
