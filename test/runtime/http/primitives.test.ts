@@ -162,6 +162,11 @@ describe("2026 era over HTTP", () => {
     }
     expect(serverOf(handle).subscriptionStats.listeners).toBe(0);
     expect(handle.stats.streams).toBe(0);
+    // a valid listen request from a client that cannot take a stream: 406, and nothing is left listening
+    const jsonOnly = await modern(handle.url, 9, "subscriptions/listen", { notifications: { toolsListChanged: true } }, { accept: "application/json" });
+    expect(jsonOnly.status).toBe(406);
+    expect((await messagesOf(jsonOnly, "2026-07-28"))[0]).toMatchObject({ id: 9, error: { code: -32000 } });
+    expect(serverOf(handle).subscriptionStats.listeners).toBe(0);
   });
 
   it("refuses a malformed filter with 400 / -32602", async () => {
