@@ -364,7 +364,7 @@ export class HttpTransport {
       if (!found.session) return found.output;
       session = found.session;
       connection = session.connection;
-      session.lastActive = Date.now();
+      session.lastActive = this.options.clock();
       const mismatch = this.versionClaimMismatch(messages, headerVersion ?? connection.session?.protocolVersion);
       if (mismatch) return mismatch;
     } else {
@@ -422,7 +422,7 @@ export class HttpTransport {
       id: crypto.randomUUID(),
       connection,
       subject: auth?.subject,
-      lastActive: Date.now(),
+      lastActive: this.options.clock(),
       standalone: undefined,
       standaloneSeq: 0,
       standaloneResumable: false,
@@ -454,7 +454,7 @@ export class HttpTransport {
     const found = this.session(input.header("mcp-session-id"), auth);
     if (!found.session) return found.output;
     const session = found.session;
-    session.lastActive = Date.now();
+    session.lastActive = this.options.clock();
     const lastEventId = input.header("last-event-id");
     if (lastEventId !== undefined && this.options.eventStore) return this.resume(session, this.options.eventStore, lastEventId);
     if (session.standalone && !session.standalone.gone && !session.standalone.ended) {
@@ -470,7 +470,7 @@ export class HttpTransport {
     stream.keepAliveEvery(this.options.keepAliveMs);
     stream.onCancel(() => {
       if (session.standalone === stream) session.standalone = undefined;
-      session.lastActive = Date.now();
+      session.lastActive = this.options.clock();
     });
     for (const event of replayed) void stream.event(event.message, event.id);
     if (this.options.eventStore) {
@@ -561,7 +561,7 @@ export class HttpTransport {
    * elicitation — does not keep its session alive forever; closing the session cancels it).
    */
   private sweep(): void {
-    const cutoff = Date.now() - this.options.sessionIdleMs;
+    const cutoff = this.options.clock() - this.options.sessionIdleMs;
     for (const session of this.sessions.values()) {
       if (session.lastActive > cutoff) continue;
       const streaming = session.standalone !== undefined && !session.standalone.gone && !session.standalone.ended;
@@ -763,11 +763,11 @@ class Exchange implements Sink {
       this.done = true;
       this.stream.end();
       if (this.session && this.streamId !== undefined) this.session.exchanges.delete(this.streamId);
-      if (this.session) this.session.lastActive = Date.now();
+      if (this.session) this.session.lastActive = this.transport.options.clock();
       return;
     }
     this.done = true;
-    if (this.session) this.session.lastActive = Date.now();
+    if (this.session) this.session.lastActive = this.transport.options.clock();
     const output = this.json(text);
     this.resolveOutput?.(output);
     this.resolveOutput = undefined;

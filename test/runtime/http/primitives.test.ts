@@ -63,7 +63,8 @@ describe("2025 era over HTTP", () => {
   });
 
   it("returns the subscription tables to size after many sessions subscribe and go (DELETE or expiry)", async () => {
-    const handle = await start({ registry, sessionIdleMs: 1500 });
+    let now = 0; // the sessions' clock: none expires while they are being set up, however long that takes
+    const handle = await start({ registry, sessionIdleMs: 200, clock: () => now });
     const server = serverOf(handle);
     const empty = { sessions: 0, uris: 0, subscriptions: 0, listeners: 0 };
     expect(server.subscriptionStats).toEqual(empty);
@@ -85,6 +86,8 @@ describe("2025 era over HTTP", () => {
       expect(response.status).toBe(200);
     }
     expect(server.subscriptionStats).toMatchObject({ sessions: 30, subscriptions: 90 });
+    expect(handle.stats.sessions).toBe(30);
+    now += 201;
     await until(() => handle.stats.sessions === 0, 8000);
     expect(server.subscriptionStats).toEqual(empty);
     server.resourceUpdated("mem://shared"); // nobody left to tell
