@@ -456,7 +456,10 @@ export class HttpTransport {
     const session = found.session;
     session.lastActive = this.options.clock();
     const lastEventId = input.header("last-event-id");
-    if (lastEventId !== undefined && this.options.eventStore) return this.resume(session, this.options.eventStore, lastEventId);
+    if (lastEventId !== undefined) {
+      if (this.options.eventStore) return this.resume(session, this.options.eventStore, lastEventId);
+      return reject("gone", "Gone: this server keeps no events to resume from; open a new stream without Last-Event-ID");
+    }
     if (session.standalone && !session.standalone.gone && !session.standalone.ended) {
       return reject("conflict", "Conflict: this session already has a standalone stream");
     }

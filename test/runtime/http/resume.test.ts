@@ -85,6 +85,18 @@ describe("Last-Event-ID", () => {
     expect(resumed[3]?.retry).toBe(1000);
   });
 
+  it("answers 410 to any Last-Event-ID when it keeps no events, rather than a fresh stream", async () => {
+    const handle = await start({ eventStore: false });
+    const session = await initialize(handle.url);
+    const headers = { "mcp-session-id": session, "mcp-protocol-version": V, accept: "text/event-stream" };
+    const resumed = await fetch(handle.url, { headers: { ...headers, "last-event-id": "0_0" } });
+    expect(resumed.status).toBe(410);
+    await resumed.text();
+    const fresh = await fetch(handle.url, { headers });
+    expect(fresh.status).toBe(200);
+    await fresh.body?.cancel();
+  });
+
   it("stores what the standalone stream missed while it was down and replays it on resume", async () => {
     const handle = await start();
     const session = await initialize(handle.url);
