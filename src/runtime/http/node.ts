@@ -148,9 +148,13 @@ function toInput(req: IncomingMessage, res: ServerResponse): HttpInput {
 const DISCARD_LIMIT = 16 * 1024 * 1024;
 
 function readBody(req: IncomingMessage, limit: number): Promise<string> {
-  const tooLarge = (): Promise<never> => discardRest(req).then(() => Promise.reject(new BodyError("payloadTooLarge", "body too large")));
+  const tooLarge = (bound: number): Promise<never> => discardRest(req, bound).then(() => Promise.reject(new BodyError("payloadTooLarge", "body too large")));
   const length = req.headers["content-length"];
-  if (length !== undefined && Number(length) > limit) return tooLarge();
+  if (length !== undefined && Number(length) > limit) {
+    // Nothing read yet; a body that will be cut off anyway is not read at all.
+    if (Number(length) > limit + DISCARD_LIMIT) return Promise.reject(new BodyError("payloadTooLarge", "body too large"));
+    return tooLarge(limit + DISCARD_LIMIT);
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -158,7 +162,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
       size += chunk.length;
       if (size > limit) {
         cleanup();
-        tooLarge().catch(reject);
+        tooLarge(DISCARD_LIMIT).catch(reject);
         return;
       }
       chunks.push(chunk);
@@ -184,14 +188,14 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
   });
 }
 
-/** Reads and drops the rest of a body, up to `DISCARD_LIMIT` bytes; resolves at its end or at that limit. */
-function discardRest(req: IncomingMessage): Promise<void> {
+/** Reads and drops the rest of a body, up to `bound` bytes; resolves at its end or at that bound. */
+function discardRest(req: IncomingMessage, bound: number): Promise<void> {
   if (req.complete) return Promise.resolve();
   return new Promise((resolve) => {
     let discarded = 0;
     const onData = (chunk: Buffer): void => {
       discarded += chunk.length;
-      if (discarded > DISCARD_LIMIT) {
+      if (discarded > bound) {
         req.pause();
         done();
       }

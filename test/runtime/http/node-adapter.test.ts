@@ -143,6 +143,14 @@ describe("a body over the limit", () => {
     }
   });
 
+  it("is not read at all when its declared length is far past any bound: 413 at once, then close", async () => {
+    const handle = await start({ maxBodyBytes: LIMIT });
+    const raw = new Raw(handle.port);
+    raw.write(["POST /mcp HTTP/1.1", "Host: 127.0.0.1", "Content-Type: application/json", "Accept: application/json", `Content-Length: ${64 * 1024 * 1024 * 1024}`, "", ""].join("\r\n"));
+    await raw.until(() => raw.closed, "the connection to close");
+    expect(raw.data).toMatch(/^HTTP\/1\.1 413 /);
+  });
+
   it("reaches fetch as a 413, however the body is sent", async () => {
     const handle = await start({ maxBodyBytes: LIMIT });
     for (let round = 0; round < 3; round++) {
