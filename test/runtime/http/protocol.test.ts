@@ -346,6 +346,37 @@ describe("secure defaults", () => {
     expect(handle.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
   });
 
+  it("fetch face: reads a body over the limit to its end (within a bound) before the 413", async () => {
+    const limit = 1024 * 1024;
+    const handler = createHttpHandler(createServer(registry), { maxBodyBytes: limit });
+    const send = async (total: number): Promise<{ status: number; read: number; cancelled: boolean }> => {
+      let read = 0;
+      let cancelled = false;
+      const piece = new Uint8Array(64 * 1024).fill(32);
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (read >= total) return controller.close();
+          read += piece.byteLength;
+          controller.enqueue(piece);
+        },
+        cancel() {
+          cancelled = true;
+        },
+      });
+      const response = await handler.fetch(
+        new Request("http://127.0.0.1:3000/mcp", { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body, duplex: "half" } as RequestInit),
+      );
+      await response.text();
+      return { status: response.status, read, cancelled };
+    };
+    expect(await send(limit + 3 * 1024 * 1024)).toEqual({ status: 413, read: limit + 3 * 1024 * 1024, cancelled: false });
+    const huge = await send(limit + 64 * 1024 * 1024); // past the bound: let go
+    expect(huge.status).toBe(413);
+    expect(huge.cancelled).toBe(true);
+    expect(huge.read).toBeLessThan(limit + 17 * 1024 * 1024 + 256 * 1024);
+    await handler.close();
+  });
+
   it("refuses foreign Host and Origin headers with 403 (DNS rebinding)", async () => {
     const handler = createHttpHandler(createServer(registry));
     const request = (headers: Record<string, string>) =>
