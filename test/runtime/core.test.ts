@@ -88,6 +88,7 @@ describe("JSON-RPC framing", () => {
       methodNotAllowed: -32000,
       notAcceptable: -32000,
       conflict: -32000,
+      gone: -32000,
       payloadTooLarge: -32000,
       unsupportedMediaType: -32000,
       serviceUnavailable: -32000,

@@ -5,7 +5,6 @@
  * and `context.arguments`. At most 100 values are sent; `total` and `hasMore` are filled in when the handler
  * does not give them.
  */
-import { errorResponse } from "./errors.js";
 import type { CompletionResult } from "./handler.js";
 import { ClientRequestError, ToolError } from "./handler.js";
 import type { StateBinding } from "./input.js";
@@ -122,11 +121,11 @@ export class Completion extends Invocation {
   /** ToolError messages go to the client as invalid params; anything else is an internal error, reported here. */
   protected fail(error: unknown): string {
     if (isNamedError(error, "ToolError") || error instanceof ToolError || error instanceof ClientRequestError) {
-      return errorResponse(this.requestId, "invalidParams", error.message);
+      return this.error("invalidParams", error.message);
     }
     this.report(error, "completion", `${this.request.name}.${this.request.argument}`);
     const kind = error instanceof Error ? error.name : typeof error;
-    return errorResponse(this.requestId, "internalError", `Completing "${this.request.argument}" failed with an internal error (${kind}); the details were logged on the server.`);
+    return this.error("internalError", `Completing "${this.request.argument}" failed with an internal error (${kind}); the details were logged on the server.`);
   }
 
   protected binding(): StateBinding {

@@ -26,6 +26,7 @@ export type ErrorKind =
   | "methodNotAllowed"
   | "notAcceptable"
   | "conflict"
+  | "gone"
   | "payloadTooLarge"
   | "unsupportedMediaType"
   | "serviceUnavailable";
@@ -54,27 +55,38 @@ export const ERROR_TABLE: Readonly<Record<ErrorKind, ErrorSpec>> = {
   methodNotAllowed: { code: -32000, message: "Method Not Allowed", httpStatus: 405 },
   notAcceptable: { code: -32000, message: "Not Acceptable", httpStatus: 406 },
   conflict: { code: -32000, message: "Conflict", httpStatus: 409 },
+  gone: { code: -32000, message: "Gone", httpStatus: 410 },
   payloadTooLarge: { code: -32000, message: "Payload Too Large", httpStatus: 413 },
   unsupportedMediaType: { code: -32000, message: "Unsupported Media Type", httpStatus: 415 },
   serviceUnavailable: { code: -32000, message: "Service Unavailable", httpStatus: 503 },
 };
 
-/** The HTTP status of a JSON-RPC error code the core produced (codes shared by several kinds map to 400). */
-export function httpStatusOfCode(code: number): number {
-  return STATUS_BY_CODE.get(code) ?? 400;
-}
+/** Receives the kind of every error response built while `reportingErrors` runs. */
+let reporter: ((kind: ErrorKind) => void) | undefined;
 
-const STATUS_BY_CODE = new Map<number, number>(
-  (["parseError", "invalidRequest", "methodNotFound", "invalidParams", "internalError", "unsupportedProtocolVersion", "missingRequiredClientCapability", "headerMismatch", "sessionNotFound"] as const).map(
-    (kind) => [ERROR_TABLE[kind].code, ERROR_TABLE[kind].httpStatus],
-  ),
-);
+/**
+ * Runs `run` (synchronous code) with the kind of every error response it builds reported to `report`: how
+ * the core tells a transport the typed outcome of a request (HTTP takes its status from this table) without
+ * the transport reading it back out of the serialized response. Code that builds an error later, after an
+ * `await`, reports it itself (`Sink.failed`).
+ */
+export function reportingErrors<T>(report: ((kind: ErrorKind) => void) | undefined, run: () => T): T {
+  if (!report) return run();
+  const outer = reporter;
+  reporter = report;
+  try {
+    return run();
+  } finally {
+    reporter = outer;
+  }
+}
 
 /**
  * Serializes a JSON-RPC error response. `id` is left out when the request's id could not be read (the
  * 2025-11-25 and later schemas make it optional; `null` is not a valid MCP request id).
  */
 export function errorResponse(id: RequestId | undefined, kind: ErrorKind, message?: string, data?: unknown): string {
+  reporter?.(kind);
   const spec = ERROR_TABLE[kind];
   const error: { code: number; message: string; data?: unknown } = { code: spec.code, message: message ?? spec.message };
   if (data !== undefined) error.data = data;

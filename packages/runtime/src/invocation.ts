@@ -9,7 +9,7 @@
  * A subclass says what to prepare, how to call its handler and how to serialize the outcome. One object is
  * both the pipeline and the handler's `ctx`, so a request allocates little.
  */
-import { errorResponse, resultResponse } from "./errors.js";
+import { errorResponse, resultResponse, type ErrorKind } from "./errors.js";
 import type {
   AuthInfo,
   ElicitParams,
@@ -215,7 +215,7 @@ export abstract class Invocation implements ToolContext, Cancellable {
       if (early !== undefined) return early;
       if (this.params !== undefined && (this.params.requestState !== undefined || this.params.inputResponses !== undefined)) {
         const problem = await this.openInput();
-        if (problem !== undefined) return errorResponse(this.requestId, "invalidParams", `Invalid params: ${problem}`);
+        if (problem !== undefined) return this.error("invalidParams", `Invalid params: ${problem}`);
         if (this.cancelled) return undefined;
       }
       const outcome = await this.race(this.invoke());
@@ -225,7 +225,7 @@ export abstract class Invocation implements ToolContext, Cancellable {
     } catch (error) {
       if (this.cancelled) return undefined;
       if (this.modern && error instanceof ClientRequestError && error.code === -32021) {
-        return errorResponse(this.requestId, "missingRequiredClientCapability", error.message, error.data);
+        return this.error("missingRequiredClientCapability", error.message, error.data);
       }
       return this.fail(error);
     } finally {
@@ -233,6 +233,12 @@ export abstract class Invocation implements ToolContext, Cancellable {
       if (this.round || this.usedOutgoing) this.stopInput(new ClientRequestError("The request has ended"), false);
       this.conn.release(this);
     }
+  }
+
+  /** The error response to this request (its kind told to the sink: it may be built after an `await`). */
+  protected error(kind: ErrorKind, message: string, data?: unknown): string {
+    this.sink.failed?.(kind);
+    return errorResponse(this.requestId, kind, message, data);
   }
 
   /** Hands a failure the client only sees summarized to the server's `onError`. */

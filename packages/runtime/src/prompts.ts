@@ -3,7 +3,7 @@
  * handler renders the messages: a string becomes one user text message; an array is the messages; an object
  * with `messages` is the whole result.
  */
-import { errorResponse, resultResponse } from "./errors.js";
+import { resultResponse } from "./errors.js";
 import type { GetPromptResult } from "./handler.js";
 import { ClientRequestError, ToolError } from "./handler.js";
 import type { StateBinding } from "./input.js";
@@ -57,8 +57,7 @@ export class PromptGet extends Invocation {
     return Promise.all([this.slot.validators.get(), this.slot.module.get()]).then(([validators, module]) => {
       this.handler = module.default;
       if (validators.args(this.args)) return undefined;
-      return errorResponse(
-        this.requestId,
+      return this.error(
         "invalidParams",
         `Invalid arguments for prompt "${this.slot.entry.name}": ${describeValidationErrors(validators.args.errors)}`,
       );
@@ -78,11 +77,11 @@ export class PromptGet extends Invocation {
   /** ToolError messages go to the client as invalid params; anything else is an internal error, reported here. */
   protected fail(error: unknown): string {
     if (isNamedError(error, "ToolError") || error instanceof ToolError || error instanceof ClientRequestError) {
-      return errorResponse(this.requestId, "invalidParams", error.message);
+      return this.error("invalidParams", error.message);
     }
     this.report(error, "prompt", this.slot.entry.name);
     const kind = error instanceof Error ? error.name : typeof error;
-    return errorResponse(this.requestId, "internalError", `Prompt "${this.slot.entry.name}" failed with an internal error (${kind}); the details were logged on the server.`);
+    return this.error("internalError", `Prompt "${this.slot.entry.name}" failed with an internal error (${kind}); the details were logged on the server.`);
   }
 
   protected binding(): StateBinding {

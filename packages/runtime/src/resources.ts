@@ -9,7 +9,6 @@
  * than `MAX_URI_LENGTH` are refused before they get here (server.ts), and never matched.
  */
 import { toBase64 } from "./content.js";
-import { errorResponse } from "./errors.js";
 import type { ReadResourceResult, ResourceContents } from "./handler.js";
 import { ClientRequestError, ToolError } from "./handler.js";
 import type { StateBinding } from "./input.js";
@@ -133,8 +132,7 @@ export class ResourceRead extends Invocation {
     return Promise.all([slot.validators.get(), slot.module.get()]).then(([validators, loaded]) => {
       this.handler = loaded.default;
       if (validators.variables(variables)) return undefined;
-      return errorResponse(
-        this.requestId,
+      return this.error(
         "invalidParams",
         `Invalid params: ${this.uri} does not fit resource template "${slot.entry.name}": ${describeValidationErrors(validators.variables.errors)}`,
         { uri: this.uri },
@@ -167,7 +165,7 @@ export class ResourceRead extends Invocation {
     const name = this.route?.slot.entry.name ?? this.uri;
     this.report(error, "resource", name);
     const kind = error instanceof Error ? error.name : typeof error;
-    return errorResponse(this.requestId, "internalError", `Reading ${this.uri} failed with an internal error (${kind}); the details were logged on the server.`);
+    return this.error("internalError", `Reading ${this.uri} failed with an internal error (${kind}); the details were logged on the server.`);
   }
 
   protected binding(): StateBinding {
@@ -176,7 +174,7 @@ export class ResourceRead extends Invocation {
 
   /** The negotiated version's "resource not found": -32002 (2025 era) or -32602 (2026-07-28, SEP-2164), with the URI. */
   private notFound(message: string): string {
-    return errorResponse(this.requestId, this.modern ? "invalidParams" : "resourceNotFound", message, { uri: this.uri });
+    return this.error(this.modern ? "invalidParams" : "resourceNotFound", message, { uri: this.uri });
   }
 }
 

@@ -13,7 +13,7 @@
  * `Subscriptions` (subscriptions.ts) to 2025-era sessions and 2026-era listen streams.
  */
 import { ToolCall } from "./call.js";
-import { errorResponse, resultResponse } from "./errors.js";
+import { errorResponse, reportingErrors, resultResponse, type ErrorKind } from "./errors.js";
 import type { AuthInfo, ListKind, ToolHandler } from "./handler.js";
 import type { Cancellable, Invocation } from "./invocation.js";
 import {
@@ -55,6 +55,8 @@ export interface Sink {
   readonly auth?: AuthInfo | undefined;
   /** `false` when messages sent before the response are dropped (HTTP JSON responses): no server→client requests. */
   readonly streaming?: boolean;
+  /** Told the kind of error the request is answered with, if it is (HTTP takes the status from the error table). */
+  failed?(kind: ErrorKind): void;
 }
 
 /** A response to send, none (notifications, cancelled requests), or either later. */
@@ -380,12 +382,15 @@ export class Connection implements SessionTarget {
    */
   handle(message: unknown, sink: Sink = this.sink): Reply {
     // The message boundary: whatever a message does to the runtime costs that message one error response,
-    // never the connection (a stdio process, every session of an HTTP server).
+    // never the connection (a stdio process, every session of an HTTP server). Every error response built on
+    // the way is reported to the sink by its kind (HTTP takes its status from that).
+    const report = sink.failed && ((kind: ErrorKind) => sink.failed?.(kind));
+    const fail = (error: unknown) => reportingErrors(report, () => crashed(error, message));
     try {
-      const reply = this.dispatch(message, sink);
-      return typeof reply === "object" ? reply.catch((error: unknown) => crashed(error, message)) : reply;
+      const reply = reportingErrors(report, () => this.dispatch(message, sink));
+      return typeof reply === "object" ? reply.catch(fail) : reply;
     } catch (error) {
-      return crashed(error, message);
+      return fail(error);
     }
   }
 
@@ -626,10 +631,14 @@ export class Connection implements SessionTarget {
     };
     const loaded = this.server.primitives.value;
     if (loaded) return run(loaded);
-    return this.server.primitives.get().then(run, (error: unknown) => {
-      console.error("[mcpgen] could not load the resources and prompts runtime:", error);
-      return errorResponse(frame.id, "internalError");
-    });
+    const report = frame.sink.failed && ((kind: ErrorKind) => frame.sink.failed?.(kind));
+    return this.server.primitives.get().then(
+      (primitives) => reportingErrors(report, () => run(primitives)),
+      (error: unknown) => {
+        console.error("[mcpgen] could not load the resources and prompts runtime:", error);
+        return reportingErrors(report, () => errorResponse(frame.id, "internalError"));
+      },
+    );
   }
 
   /** 2025 era: `resources/subscribe` / `resources/unsubscribe` for this session. */

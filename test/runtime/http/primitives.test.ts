@@ -14,7 +14,7 @@ import type { HttpServerHandle, Server } from "../../../packages/runtime/src/ind
 import { registry } from "../fixtures/primitives.mjs";
 import { assertRuntimeBuilt, EXAMPLE_SERVER } from "../helpers/e2e.js";
 import { assertServerMessage } from "../helpers/spec.js";
-import { delay, FetchTap, initialize, messagesOf, modern, post, SseReader, start, stopAll, type Json } from "./helpers.js";
+import { delay, ENVELOPE, FetchTap, initialize, messagesOf, modern, post, SseReader, start, stopAll, type Json } from "./helpers.js";
 
 const V = "2025-11-25";
 const REQUEST = { timeout: 10_000 };
@@ -63,7 +63,8 @@ describe("2025 era over HTTP", () => {
   });
 
   it("returns the subscription tables to size after many sessions subscribe and go (DELETE or expiry)", async () => {
-    const handle = await start({ registry, sessionIdleMs: 1500 });
+    let now = 0; // the sessions' clock: none expires while they are being set up, however long that takes
+    const handle = await start({ registry, sessionIdleMs: 200, clock: () => now });
     const server = serverOf(handle);
     const empty = { sessions: 0, uris: 0, subscriptions: 0, listeners: 0 };
     expect(server.subscriptionStats).toEqual(empty);
@@ -85,6 +86,8 @@ describe("2025 era over HTTP", () => {
       expect(response.status).toBe(200);
     }
     expect(server.subscriptionStats).toMatchObject({ sessions: 30, subscriptions: 90 });
+    expect(handle.stats.sessions).toBe(30);
+    now += 201;
     await until(() => handle.stats.sessions === 0, 8000);
     expect(server.subscriptionStats).toEqual(empty);
     server.resourceUpdated("mem://shared"); // nobody left to tell
@@ -136,6 +139,36 @@ describe("2026 era over HTTP", () => {
     expect(last).toMatchObject({ id: 5, result: { resultType: "complete", _meta: { "io.modelcontextprotocol/subscriptionId": 5 } } });
     expect(await stream.message(500)).toBeUndefined();
     await closing;
+    expect(serverOf(handle).subscriptionStats.listeners).toBe(0);
+  });
+
+  it("lets the core check listen requests: the same answers as over any other transport", async () => {
+    const handle = await start({ registry });
+    const core = serverOf(handle).connect({ send: () => undefined }, { ephemeral: true });
+    const listen = (id: unknown, params: Json = { notifications: { toolsListChanged: true }, _meta: ENVELOPE }, jsonrpc = "2.0"): Json => ({ jsonrpc, id, method: "subscriptions/listen", params });
+    const { "io.modelcontextprotocol/clientCapabilities": _, ...noCapabilities } = ENVELOPE;
+    const bad = [
+      listen(null),
+      listen(1.5),
+      listen({}),
+      listen(true),
+      listen(7, undefined, "1.0"),
+      listen(8, { notifications: { toolsListChanged: true }, _meta: noCapabilities }),
+    ];
+    for (const message of bad) {
+      const response = await post(handle.url, message, { "mcp-protocol-version": "2026-07-28", "mcp-method": "subscriptions/listen" });
+      const text = await response.text();
+      expect(response.status, text).toBe(400);
+      expect(response.headers.get("content-type")).toBe("application/json");
+      expect(text).toBe(core.handle(message, { send: () => undefined }));
+      assertServerMessage(JSON.parse(text) as Json, "2026-07-28");
+    }
+    expect(serverOf(handle).subscriptionStats.listeners).toBe(0);
+    expect(handle.stats.streams).toBe(0);
+    // a valid listen request from a client that cannot take a stream: 406, and nothing is left listening
+    const jsonOnly = await modern(handle.url, 9, "subscriptions/listen", { notifications: { toolsListChanged: true } }, { accept: "application/json" });
+    expect(jsonOnly.status).toBe(406);
+    expect((await messagesOf(jsonOnly, "2026-07-28"))[0]).toMatchObject({ id: 9, error: { code: -32000 } });
     expect(serverOf(handle).subscriptionStats.listeners).toBe(0);
   });
 

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createHttpHandler, createServer } from "../../../packages/runtime/src/index.js";
 import { registry } from "../fixtures/registry.mjs";
 import { assertServerMessage } from "../helpers/spec.js";
-import { delay, initialize, messagesOf, modern, post, SseReader, start, stopAll, type Json } from "./helpers.js";
+import { delay, ENVELOPE, initialize, messagesOf, modern, post, SseReader, start, stopAll, type Json } from "./helpers.js";
 
 afterEach(stopAll);
 
@@ -38,6 +38,25 @@ describe("2025 era: sessions", () => {
     const response = await post(url, call(1, "echo", { text: "x" }), { "mcp-session-id": session, "mcp-protocol-version": "1999-01-01" });
     expect(response.status).toBe(400);
     await messagesOf(response, V);
+  });
+
+  it("refuses a body whose _meta claims another protocol version than the session's header (400, -32020)", async () => {
+    const { url } = await start();
+    const session = await initialize(url, "2025-06-18");
+    const claim = { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } };
+    const response = await post(url, { jsonrpc: "2.0", id: 4, method: "tools/list", params: claim }, { "mcp-session-id": session, "mcp-protocol-version": "2025-06-18" });
+    expect(response.status).toBe(400);
+    const [error] = await messagesOf(response, "2025-06-18");
+    expect(error).toMatchObject({ id: 4, error: { code: -32020, message: expect.stringMatching(/'2025-06-18'.*'2026-07-28'/) } });
+    // without the header (a 2025-03-26 client), the session's own version is the one the body must agree with
+    const old = await initialize(url, "2025-03-26");
+    const batch = await post(url, [{ jsonrpc: "2.0", id: 5, method: "tools/list", params: claim }], { "mcp-session-id": old });
+    expect(batch.status).toBe(400);
+    expect((await messagesOf(batch, "2025-03-26"))[0]).toMatchObject({ id: 5, error: { code: -32020, message: expect.stringMatching(/'2025-03-26'.*'2026-07-28'/) } });
+    // a claim that agrees is just metadata
+    const agreeing = await post(url, { jsonrpc: "2.0", id: 6, method: "tools/list", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2025-06-18" } } }, { "mcp-session-id": session, "mcp-protocol-version": "2025-06-18" });
+    expect(agreeing.status).toBe(200);
+    expect((await messagesOf(agreeing, "2025-06-18", "tools/list"))[0]).toMatchObject({ id: 6, result: { tools: expect.any(Array) } });
   });
 
   it("mints distinct random session ids and answers notifications and responses with 202", async () => {
@@ -197,6 +216,32 @@ describe("2026 era: stateless POST", () => {
     expect(message).toMatchObject({ id: 3, error: { code: -32020 } });
   });
 
+  it("takes the status of an error from its kind, whatever the id looks like (integers beyond 2^53 too)", async () => {
+    const { url } = await start();
+    const envelope = JSON.stringify(ENVELOPE);
+    const send = (id: string, method: string, params: string, name?: string): Promise<Response> =>
+      post(url, `{"jsonrpc":"2.0","id":${id},"method":"${method}","params":{${params}${params === "" ? "" : ","}"_meta":${envelope}}}`, {
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": method,
+        ...(name !== undefined && { "mcp-name": name }),
+      });
+    for (const id of ["123456789012345678901234567890", "9007199254740993", "-9007199254740993", "7", '"s"']) {
+      const cases: [Promise<Response>, number, number | undefined][] = [
+        [send(id, "tools/call", '"name":"nope"', "nope"), 400, -32602], // refused at once
+        [send(id, "frobnicate", ""), 404, -32601],
+        [send(id, "tools/call", '"name":"ask","arguments":{"what":"elicit"}', "ask"), 400, -32021], // refused after the handler ran
+        [send(id, "tools/call", '"name":"echo","arguments":{"text":"x"}', "echo"), 200, undefined],
+      ];
+      for (const [pending, status, code] of cases) {
+        const response = await pending;
+        const body = await response.text();
+        expect(response.status, `${id}: ${body}`).toBe(status);
+        const message = JSON.parse(body) as Json;
+        expect((message.error as Json | undefined)?.code, body).toBe(code);
+      }
+    }
+  });
+
   it("accepts a base64-encoded Mcp-Name", async () => {
     const { url } = await start();
     const response = await modern(url, 1, "tools/call", { name: "echo", arguments: { text: "b64" } }, { "mcp-name": `=?base64?${btoa("echo")}?=` });
@@ -299,6 +344,37 @@ describe("secure defaults", () => {
     const handle = await start();
     expect(handle.host).toBe("127.0.0.1");
     expect(handle.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+  });
+
+  it("fetch face: reads a body over the limit to its end (within a bound) before the 413", async () => {
+    const limit = 1024 * 1024;
+    const handler = createHttpHandler(createServer(registry), { maxBodyBytes: limit });
+    const send = async (total: number): Promise<{ status: number; read: number; cancelled: boolean }> => {
+      let read = 0;
+      let cancelled = false;
+      const piece = new Uint8Array(64 * 1024).fill(32);
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (read >= total) return controller.close();
+          read += piece.byteLength;
+          controller.enqueue(piece);
+        },
+        cancel() {
+          cancelled = true;
+        },
+      });
+      const response = await handler.fetch(
+        new Request("http://127.0.0.1:3000/mcp", { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body, duplex: "half" } as RequestInit),
+      );
+      await response.text();
+      return { status: response.status, read, cancelled };
+    };
+    expect(await send(limit + 3 * 1024 * 1024)).toEqual({ status: 413, read: limit + 3 * 1024 * 1024, cancelled: false });
+    const huge = await send(limit + 64 * 1024 * 1024); // past the bound: let go
+    expect(huge.status).toBe(413);
+    expect(huge.cancelled).toBe(true);
+    expect(huge.read).toBeLessThan(limit + 17 * 1024 * 1024 + 256 * 1024);
+    await handler.close();
   });
 
   it("refuses foreign Host and Origin headers with 403 (DNS rebinding)", async () => {

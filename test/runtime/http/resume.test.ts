@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { InMemoryEventStore } from "../../../packages/runtime/src/index.js";
 import { assertServerMessage } from "../helpers/spec.js";
-import { initialize, post, SseReader, start, stopAll, type Json } from "./helpers.js";
+import { delay, initialize, post, SseReader, start, stopAll, type Json, type SseEvent } from "./helpers.js";
 
 afterEach(stopAll);
 
@@ -52,10 +52,112 @@ describe("Last-Event-ID", () => {
     expect(unknown.status).toBe(400);
     await unknown.text();
     const foreign = await fetch(handle.url, { headers: { accept: "text/event-stream", "mcp-session-id": b, "last-event-id": "1_1" } });
-    expect(foreign.status).toBe(400);
-    await foreign.text();
+    expect(foreign.status).toBe(410);
+    expect(await foreign.json()).toMatchObject({ error: { code: -32000, message: expect.stringContaining("no longer kept") } });
+  });
+
+  it("answers 410 for ids whose events are no longer kept or were never sent, and replays before priming", async () => {
+    const handle = await start();
+    const session = await initialize(handle.url);
+    const headers = { "mcp-session-id": session, "mcp-protocol-version": V, accept: "text/event-stream" };
+    const get = await fetch(handle.url, { headers });
+    const standalone = new SseReader(get.body as ReadableStream<Uint8Array>);
+    expect((await standalone.next())?.id).toBe("0_0");
+    await standalone.cancel();
+    await until(() => handle.stats.streams === 0);
+    for (let i = 0; i < 1010; i++) handle.transport.server.listChanged("tools"); // 1,000 of them are kept
+
+    for (const lost of ["0_2", "0_9", "0_5000", "7_1"]) {
+      const response = await fetch(handle.url, { headers: { ...headers, "last-event-id": lost } });
+      expect(response.status, lost).toBe(410);
+      expect(await response.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32000 } });
+    }
+    const oldest = await readAll(await fetch(handle.url, { headers: { ...headers, "last-event-id": "0_10" } }), 1001);
+    expect(oldest.map((event) => event.id)).toEqual([...Array.from({ length: 1000 }, (_, i) => `0_${i + 11}`), "0_1010"]);
+
+    const resumed = await readAll(await fetch(handle.url, { headers: { ...headers, "last-event-id": "0_1007" } }), 4);
+    expect(resumed.map((event) => [event.id, event.data === "" ? "priming" : (JSON.parse(event.data) as Json).method])).toEqual([
+      ["0_1008", "notifications/tools/list_changed"],
+      ["0_1009", "notifications/tools/list_changed"],
+      ["0_1010", "notifications/tools/list_changed"],
+      ["0_1010", "priming"],
+    ]);
+    expect(resumed[3]?.retry).toBe(1000);
+  });
+
+  it("answers 410 to any Last-Event-ID when it keeps no events, rather than a fresh stream", async () => {
+    const handle = await start({ eventStore: false });
+    const session = await initialize(handle.url);
+    const headers = { "mcp-session-id": session, "mcp-protocol-version": V, accept: "text/event-stream" };
+    const resumed = await fetch(handle.url, { headers: { ...headers, "last-event-id": "0_0" } });
+    expect(resumed.status).toBe(410);
+    await resumed.text();
+    const fresh = await fetch(handle.url, { headers });
+    expect(fresh.status).toBe(200);
+    await fresh.body?.cancel();
+  });
+
+  it("stores what the standalone stream missed while it was down and replays it on resume", async () => {
+    const handle = await start();
+    const session = await initialize(handle.url);
+    const headers = { "mcp-session-id": session, "mcp-protocol-version": V, accept: "text/event-stream" };
+    const first = new SseReader((await fetch(handle.url, { headers })).body as ReadableStream<Uint8Array>);
+    expect((await first.next())?.id).toBe("0_0");
+    handle.transport.server.listChanged("tools");
+    expect((await first.next())?.id).toBe("0_1");
+    await first.cancel();
+    await until(() => handle.stats.streams === 0);
+    handle.transport.server.listChanged("tools");
+    handle.transport.server.listChanged("tools");
+
+    const events = await readAll(await fetch(handle.url, { headers: { ...headers, "last-event-id": "0_1" } }), 3);
+    expect(events.map((event) => event.id)).toEqual(["0_2", "0_3", "0_3"]);
+    expect(events.slice(0, 2).map((event) => (JSON.parse(event.data) as Json).method)).toEqual(["notifications/tools/list_changed", "notifications/tools/list_changed"]);
+  });
+
+  it("ends the original POST stream when a resume takes over while it is still open", async () => {
+    const handle = await start();
+    const session = await initialize(handle.url);
+    const headers = { "mcp-session-id": session, "mcp-protocol-version": V };
+    const response = await post(handle.url, { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "slow", arguments: { steps: 20, delayMs: 50 }, _meta: { progressToken: "t" } } }, headers);
+    const original = new SseReader(response.body as ReadableStream<Uint8Array>);
+    expect((await original.next())?.id).toBe("1_0");
+    expect((await original.next())?.id).toBe("1_1");
+
+    const resumed = await fetch(handle.url, { headers: { ...headers, accept: "text/event-stream", "last-event-id": "1_1" } });
+    expect(resumed.status).toBe(200);
+    // the original stream ends at once (whatever it still carried is replayed on the new one), long before the call ends
+    const started = Date.now();
+    while ((await original.next(2000)) !== undefined && Date.now() - started < 2000);
+    expect(original.done).toBe(true);
+    expect(Date.now() - started).toBeLessThan(800);
+
+    const reader = new SseReader(resumed.body as ReadableStream<Uint8Array>);
+    const ids: (string | undefined)[] = [];
+    for (let event = await reader.next(); event; event = await reader.next()) ids.push(event.id);
+    expect(ids).toEqual(Array.from({ length: 20 }, (_, i) => `1_${i + 2}`));
   });
 });
+
+async function until(condition: () => boolean, ms = 3000): Promise<void> {
+  for (const deadline = Date.now() + ms; !condition(); await delay(5)) {
+    if (Date.now() > deadline) throw new Error("timed out waiting");
+  }
+}
+
+/** Reads `count` events of an SSE response (keep-alive comments skipped), then cancels it. */
+async function readAll(response: Response, count: number): Promise<SseEvent[]> {
+  expect(response.status).toBe(200);
+  const reader = new SseReader(response.body as ReadableStream<Uint8Array>);
+  const events: SseEvent[] = [];
+  while (events.length < count) {
+    const event = await reader.next();
+    if (!event) break;
+    if (event.event !== "comment") events.push(event);
+  }
+  await reader.cancel();
+  return events;
+}
 
 describe("InMemoryEventStore", () => {
   it("replays after an id, per stream", () => {

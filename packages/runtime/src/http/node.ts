@@ -4,7 +4,7 @@
  * may take to send its request (slow bodies cannot pin sockets forever).
  */
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import type { Server } from "../server.js";
 import { LOOPBACK_HOSTS, resolveHttpOptions, type HttpOptions } from "./options.js";
 import { BodyError, HttpTransport, type HttpInput, type HttpOutput, type HttpStats } from "./transport.js";
@@ -47,6 +47,13 @@ export async function serve(server: Server, options: ServeOptions = {}): Promise
       connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(requestTimeoutMs / 4))),
     },
     (req, res) => {
+      let open = responding.get(req.socket);
+      if (!open) responding.set(req.socket, (open = new Set()));
+      open.add(res);
+      res.once("close", () => {
+        open.delete(res);
+        if (open.size === 0) idle.get(req.socket)?.();
+      });
       const output = transport.handle(toInput(req, res));
       if (output instanceof Promise) {
         output.then(
@@ -56,11 +63,25 @@ export async function serve(server: Server, options: ServeOptions = {}): Promise
       } else write(res, output);
     },
   );
-  http.on("clientError", (error: NodeJS.ErrnoException, socket) => {
+  // Responses not yet finished, per connection, and what to do once there are none left.
+  const responding = new WeakMap<Socket, Set<ServerResponse>>();
+  const idle = new WeakMap<Socket, () => void>();
+  http.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (idle.has(socket)) return; // answered (or about to be) already
     const status =
       error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? "408 Request Timeout" : error.code === "HPE_HEADER_OVERFLOW" ? "431 Request Header Fields Too Large" : "400 Bad Request";
-    if (socket.writable && !socket.writableEnded) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-    else socket.destroy();
+    const refuse = (): void => {
+      if (socket.writable && !socket.writableEnded) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      else socket.destroy();
+    };
+    idle.set(socket, refuse);
+    const open = [...(responding.get(socket) ?? [])];
+    if (open.length === 0) return refuse();
+    // The error is about a request still arriving (its body broke off or took too long): answer it only if no
+    // byte of any response went out yet (else the bytes would land inside a response), as Node itself does.
+    if (open.some((res) => !res.req.complete)) return open.length === 1 && !open[0]?.headersSent ? refuse() : void socket.destroy();
+    // Complete requests came before the bad bytes (pipelined, or an SSE stream still open): they are answered
+    // first, in order; the refusal follows the last of them.
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -119,11 +140,20 @@ function toInput(req: IncomingMessage, res: ServerResponse): HttpInput {
   };
 }
 
+/**
+ * How much of a body over the limit is read and thrown away before the 413 goes out. A client that writes its
+ * whole body before it reads (most do) would otherwise have its connection reset under it and see EPIPE or
+ * ECONNRESET instead of the 413. Past this, the connection is closed after the 413.
+ */
+const DISCARD_LIMIT = 16 * 1024 * 1024;
+
 function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  const tooLarge = (bound: number): Promise<never> => discardRest(req, bound).then(() => Promise.reject(new BodyError("payloadTooLarge", "body too large")));
   const length = req.headers["content-length"];
   if (length !== undefined && Number(length) > limit) {
-    req.resume(); // discard; the answer is 413 (the connection is closed after it)
-    return Promise.reject(new BodyError("payloadTooLarge", "body too large"));
+    // Nothing read yet; a body that will be cut off anyway is not read at all.
+    if (Number(length) > limit + DISCARD_LIMIT) return Promise.reject(new BodyError("payloadTooLarge", "body too large"));
+    return tooLarge(limit + DISCARD_LIMIT);
   }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -132,8 +162,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
       size += chunk.length;
       if (size > limit) {
         cleanup();
-        req.resume();
-        reject(new BodyError("payloadTooLarge", "body too large"));
+        tooLarge(DISCARD_LIMIT).catch(reject);
         return;
       }
       chunks.push(chunk);
@@ -159,12 +188,39 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
   });
 }
 
+/** Reads and drops the rest of a body, up to `bound` bytes; resolves at its end or at that bound. */
+function discardRest(req: IncomingMessage, bound: number): Promise<void> {
+  if (req.complete) return Promise.resolve();
+  return new Promise((resolve) => {
+    let discarded = 0;
+    const onData = (chunk: Buffer): void => {
+      discarded += chunk.length;
+      if (discarded > bound) {
+        req.pause();
+        done();
+      }
+    };
+    const done = (): void => {
+      req.off("data", onData);
+      req.off("end", done);
+      req.off("error", done);
+      req.off("close", done);
+      resolve();
+    };
+    req.on("data", onData);
+    req.on("end", done);
+    req.on("error", done);
+    req.on("close", done);
+    req.resume();
+  });
+}
+
 function write(res: ServerResponse, output: HttpOutput): void {
   if (res.destroyed) {
     output.stream?.cancel();
     return;
   }
-  if (output.status === 413) res.shouldKeepAlive = false; // the rest of the body was not read
+  if (output.status === 413 && !res.req.complete) res.shouldKeepAlive = false; // the rest of the body was not read
   const stream = output.stream;
   if (!stream) {
     const body = output.body;

@@ -84,6 +84,8 @@ export interface HttpOptions {
   keepAliveMs?: number;
   /** `retry` hint (ms) sent with the priming event of resumable streams (default 1,000). */
   retryMs?: number;
+  /** The time in ms, for session expiry (default `Date.now`; tests advance their own). */
+  clock?: () => number;
 }
 
 export interface ResolvedHttpOptions {
@@ -103,6 +105,7 @@ export interface ResolvedHttpOptions {
   readonly eventStore: EventStore | undefined;
   readonly keepAliveMs: number;
   readonly retryMs: number;
+  readonly clock: () => number;
 }
 
 export const LOOPBACK_HOSTS: readonly string[] = ["localhost", "127.0.0.1", "[::1]"];
@@ -126,6 +129,7 @@ export function resolveHttpOptions(options: HttpOptions = {}): ResolvedHttpOptio
     eventStore: sessions && options.eventStore !== false ? (options.eventStore ?? new InMemoryEventStore()) : undefined,
     keepAliveMs: nonNegative("keepAliveMs", options.keepAliveMs ?? 15_000),
     retryMs: nonNegative("retryMs", options.retryMs ?? 1000),
+    clock: options.clock ?? Date.now,
   };
   if (!["auto", "json", "sse"].includes(resolved.responseMode)) throw new RangeError(`responseMode must be auto, json or sse, got "${resolved.responseMode}"`);
   return resolved;

@@ -8,7 +8,7 @@
  *         2025: initialize │ session (Mcp-Session-Id) or stateless ─▶ core
  *   response: JSON, or SSE as soon as the request sends something before its result
  */
-import { errorResponse, ERROR_TABLE, httpStatusOfCode, type ErrorKind } from "../errors.js";
+import { errorResponse, ERROR_TABLE, type ErrorKind } from "../errors.js";
 import type { AuthInfo } from "../handler.js";
 import { parseMessage } from "../json.js";
 import {
@@ -20,9 +20,8 @@ import {
   MODERN_PROTOCOL_VERSIONS,
   type RequestId,
 } from "../protocol.js";
-import type { Connection, Reply, Server, Sink } from "../server.js";
-import type { Listener } from "../subscriptions.js";
-import { streamOfEventId } from "./event-store.js";
+import { settledWithin, type Connection, type Reply, type Server, type Sink } from "../server.js";
+import { streamOfEventId, type EventStore, type StoredEvent } from "./event-store.js";
 import { decodeHeaderValue, nameSource, paramHeaderProblem, paramHeaders, type ParamHeader } from "./headers.js";
 import { AuthError, type Authenticate, type AuthRequest, type ResolvedHttpOptions } from "./options.js";
 import { accepts, challenge, corsHeaders, hostAllowed, mediaType, originAllowed, preflightHeaders } from "./security.js";
@@ -71,6 +70,11 @@ interface HttpSession {
   standalone: SseStream | undefined;
   /** Sequence of the standalone stream's events (stream id "0"). */
   standaloneSeq: number;
+  /**
+   * A standalone stream was opened once: from then on its events are stored even while no stream is open,
+   * so that a client reconnecting with `Last-Event-ID` gets what it missed in between.
+   */
+  standaloneResumable: boolean;
   /** POST streams whose requests are still running, by stream id (for `Last-Event-ID` reattachment). */
   readonly exchanges: Map<string, Exchange>;
   /** Every request of the session still running (a session whose clients all left can expire). */
@@ -89,8 +93,8 @@ export interface HttpStats {
 
 export class HttpTransport {
   private readonly sessions = new Map<string, HttpSession>();
-  /** 2026-era `subscriptions/listen` streams and their listeners. */
-  private readonly listens = new Map<SseStream, Listener>();
+  /** 2026-era `subscriptions/listen` requests in progress (each holds an SSE stream). */
+  private readonly listens = new Set<Exchange>();
   private readonly running = new Set<Exchange>();
   private readonly paramHeaderCache = new Map<string, readonly ParamHeader[]>();
   private sweeper: ReturnType<typeof setInterval> | undefined;
@@ -107,7 +111,8 @@ export class HttpTransport {
   }
 
   get stats(): HttpStats {
-    let streams = this.listens.size;
+    let streams = 0;
+    for (const exchange of this.listens) if (exchange.attended) streams++;
     for (const session of this.sessions.values()) if (session.standalone) streams++;
     return { sessions: this.sessions.size, streams, exchanges: this.running.size };
   }
@@ -135,12 +140,9 @@ export class HttpTransport {
     if (this.closed) return;
     this.closed = true;
     if (this.sweeper) clearInterval(this.sweeper);
-    for (const [stream, listener] of this.listens) {
-      listener.close();
-      void stream.event(this.server.listenEnded(listener.id)); // the server ends the subscription: a graceful result
-      stream.end();
-    }
-    this.listens.clear();
+    // Closing a listen request's connection ends it with a result (the server ends the subscription).
+    await settledWithin([...this.listens].map((exchange) => exchange.closeConnection()), 1000);
+    for (const exchange of [...this.listens]) exchange.abandon();
     await Promise.all([...this.sessions.values()].map((session) => this.closeSession(session)));
     for (const exchange of this.running) exchange.abandon();
     this.running.clear();
@@ -260,9 +262,8 @@ export class HttpTransport {
     const claim = params && isObject(params._meta) ? params._meta[META_PROTOCOL_VERSION] : undefined;
     const modernHeader = headerVersion !== undefined && MODERN_PROTOCOL_VERSIONS.includes(headerVersion);
     const sessionId = this.options.sessions ? input.header("mcp-session-id") : undefined;
-    const mode = this.mode(accept);
-    if (modernHeader || (claim !== undefined && sessionId === undefined)) return this.modern(input, message, claim, headerVersion, mode, auth);
-    return this.legacy(input, message, headerVersion, sessionId, mode, auth);
+    if (modernHeader || (claim !== undefined && sessionId === undefined)) return this.modern(input, message, claim, headerVersion, accept, auth);
+    return this.legacy(input, message, headerVersion, sessionId, this.mode(accept), auth);
   }
 
   /** The response mode of a request: the configured one, narrowed by what the client accepts. */
@@ -278,7 +279,7 @@ export class HttpTransport {
     message: unknown,
     claim: unknown,
     headerVersion: string | undefined,
-    mode: "auto" | "json" | "sse",
+    accept: { json: boolean; sse: boolean },
     auth: AuthInfo | undefined,
   ): HttpOutput | Promise<HttpOutput> {
     if (!isObject(message)) return reject("invalidRequest", "Invalid Request: the 2026-07-28 protocol takes one JSON-RPC message per POST");
@@ -316,12 +317,19 @@ export class HttpTransport {
         if (problem) return reject("headerMismatch", `Header mismatch: ${problem}`, id);
       }
     }
-    if (method === "subscriptions/listen" && MODERN_PROTOCOL_VERSIONS.includes(headerVersion)) return this.listen(id as RequestId, params);
+    // The core checks and answers every request; `subscriptions/listen` just needs its answer carried as a
+    // stream that stays open (its acknowledgment comes first, the result only when it ends).
+    const listen = method === "subscriptions/listen";
     const connection = this.server.connect(NO_SINK, EPHEMERAL);
-    const exchange = new Exchange(this, mode, auth, true, undefined);
+    const exchange = new Exchange(this, listen && accept.sse ? "sse" : this.mode(accept), auth, true, undefined, listen);
     const requestId = id as RequestId;
     input.onDisconnect(() => connection.cancel(requestId, "The client closed the request"));
-    return exchange.respond(connection.handle(message, exchange), connection, requestId);
+    const reply = connection.handle(message, exchange);
+    if (listen && !accept.sse && typeof reply === "object") {
+      connection.cancel(requestId, "The client does not accept a stream");
+      return reject("notAcceptable", "Not Acceptable: subscriptions/listen answers with a stream; the client must accept text/event-stream", id);
+    }
+    return exchange.respond(reply, connection, requestId);
   }
 
   private paramHeadersOf(tool: string): readonly ParamHeader[] {
@@ -332,23 +340,6 @@ export class HttpTransport {
       if (slot) this.paramHeaderCache.set(tool, cached);
     }
     return cached;
-  }
-
-  /**
-   * `subscriptions/listen`: acknowledged, then held open (with keep-alives) until either side closes it; the
-   * core decides what to honor and fans notifications out to it.
-   */
-  private listen(id: RequestId, params: Record<string, unknown> | undefined): HttpOutput {
-    const stream = new SseStream();
-    const listener = this.server.subscriptions.open(id, params?.notifications, (line) => stream.event(line));
-    if (typeof listener === "string") return reject("invalidParams", `Invalid params: ${listener}`, id);
-    stream.keepAliveEvery(this.options.keepAliveMs);
-    this.listens.set(stream, listener);
-    stream.onCancel(() => {
-      this.listens.delete(stream);
-      listener.close();
-    });
-    return { status: 200, headers: sseHeaders(), stream };
   }
 
   /** 2025 era: `initialize` opens a session (unless stateless); everything else belongs to one. */
@@ -376,7 +367,9 @@ export class HttpTransport {
       if (!found.session) return found.output;
       session = found.session;
       connection = session.connection;
-      session.lastActive = Date.now();
+      session.lastActive = this.options.clock();
+      const mismatch = this.versionClaimMismatch(messages, headerVersion ?? connection.session?.protocolVersion);
+      if (mismatch) return mismatch;
     } else {
       connection = this.server.connect(NO_SINK, EPHEMERAL);
       connection.session = { protocolVersion: headerVersion ?? "2025-03-26", clientInfo: undefined, clientCapabilities: {}, initialized: true };
@@ -395,6 +388,22 @@ export class HttpTransport {
     return exchange.respond(reply, connection, undefined);
   }
 
+  /**
+   * In a 2025 session the version is the header's (the one `initialize` agreed on, when a 2025-03-26 client
+   * sends none); a body whose `_meta` claims another one is a header mismatch, not a request of that era.
+   */
+  private versionClaimMismatch(messages: readonly unknown[], version: string | undefined): HttpOutput | undefined {
+    for (const message of messages) {
+      const params = isObject(message) && isObject(message.params) ? message.params : undefined;
+      const claim = params && isObject(params._meta) ? params._meta[META_PROTOCOL_VERSION] : undefined;
+      if (claim === undefined || claim === version) continue;
+      const body = typeof claim === "string" ? `'${claim.length > 120 ? `${claim.slice(0, 120)}…` : claim}'` : `a ${claim === null ? "null" : typeof claim}`;
+      const id = isObject(message) && isRequestIdValue(message.id) ? message.id : undefined;
+      return reject("headerMismatch", `Header mismatch: MCP-Protocol-Version header value '${String(version)}' does not match body value ${body} in _meta["${META_PROTOCOL_VERSION}"]`, id);
+    }
+    return undefined;
+  }
+
   private initialize(message: Record<string, unknown>, mode: "auto" | "json" | "sse", auth: AuthInfo | undefined): HttpOutput | Promise<HttpOutput> {
     if (!this.options.sessions) {
       const connection = this.server.connect(NO_SINK, EPHEMERAL);
@@ -408,16 +417,18 @@ export class HttpTransport {
     }
     let session: HttpSession | undefined;
     const connection = this.server.connect({ send: (line) => this.sendStandalone(session as HttpSession, line) });
-    const reply = connection.handle(message, NO_SINK);
+    let refused = false;
+    const reply = connection.handle(message, { send: () => undefined, failed: () => void (refused = true) });
     if (typeof reply !== "string") return reject("internalError", "Internal error: initialize did not answer"); // the core answers it at once
-    if (!reply.includes('"result":')) return { status: 200, headers: { ...JSON_HEADERS }, body: reply };
+    if (refused) return { status: 200, headers: { ...JSON_HEADERS }, body: reply }; // no session for a refused handshake
     session = {
       id: crypto.randomUUID(),
       connection,
       subject: auth?.subject,
-      lastActive: Date.now(),
+      lastActive: this.options.clock(),
       standalone: undefined,
       standaloneSeq: 0,
+      standaloneResumable: false,
       exchanges: new Map(),
       running: new Set(),
       nextStream: 1,
@@ -446,44 +457,56 @@ export class HttpTransport {
     const found = this.session(input.header("mcp-session-id"), auth);
     if (!found.session) return found.output;
     const session = found.session;
-    session.lastActive = Date.now();
+    session.lastActive = this.options.clock();
     const lastEventId = input.header("last-event-id");
-    if (lastEventId !== undefined && this.options.eventStore) return this.resume(session, lastEventId);
+    if (lastEventId !== undefined) {
+      if (this.options.eventStore) return this.resume(session, this.options.eventStore, lastEventId);
+      return reject("gone", "Gone: this server keeps no events to resume from; open a new stream without Last-Event-ID");
+    }
     if (session.standalone && !session.standalone.gone && !session.standalone.ended) {
       return reject("conflict", "Conflict: this session already has a standalone stream");
     }
     return { status: 200, headers: sseHeaders(), stream: this.openStandalone(session) };
   }
 
-  private openStandalone(session: HttpSession): SseStream {
+  /** Opens the standalone stream: the replayed events first (on a resume), then the priming event. */
+  private openStandalone(session: HttpSession, replayed: readonly StoredEvent[] = []): SseStream {
     const stream = new SseStream();
     session.standalone = stream;
     stream.keepAliveEvery(this.options.keepAliveMs);
     stream.onCancel(() => {
       if (session.standalone === stream) session.standalone = undefined;
-      session.lastActive = Date.now();
+      session.lastActive = this.options.clock();
     });
-    if (this.options.eventStore && session.connection.session && session.connection.session.protocolVersion >= "2025-11-25") {
-      stream.prime(`0_${session.standaloneSeq}`, this.options.retryMs);
+    for (const event of replayed) void stream.event(event.message, event.id);
+    if (this.options.eventStore) {
+      session.standaloneResumable = true;
+      if (session.connection.session && session.connection.session.protocolVersion >= "2025-11-25") stream.prime(`0_${session.standaloneSeq}`, this.options.retryMs);
     }
     return stream;
   }
 
-  private async resume(session: HttpSession, lastEventId: string): Promise<HttpOutput> {
-    const store = this.options.eventStore;
+  /**
+   * GET + `Last-Event-ID`: the events after that id, then the stream live (if it still runs). An id that is
+   * not one of ours is a bad request; one whose successors are not all kept (forgotten past the store's
+   * bounds, another session's, never sent) is 410 Gone — replaying only part would lose events silently.
+   */
+  private async resume(session: HttpSession, store: EventStore, lastEventId: string): Promise<HttpOutput> {
     const streamId = streamOfEventId(lastEventId);
+    if (streamId === undefined) return reject("badRequest", "Bad Request: Last-Event-ID is not an event id of this server");
     // An in-memory store answers synchronously, so the replay and the reattachment below happen with no
     // event in between; an asynchronous store may miss events sent while it answers.
-    const found = store && streamId !== undefined ? store.replay(session.id, lastEventId) : undefined;
+    const found = store.replay(session.id, lastEventId);
     let replay = found instanceof Promise ? await found : found;
-    // A stream that has stored nothing yet (only its priming event went out) is resumable too.
-    if (!replay && streamId !== undefined && (streamId === "0" || session.exchanges.has(streamId))) replay = { streamId, events: [] };
-    if (!replay || session.closed) return reject("badRequest", "Bad Request: Last-Event-ID is unknown or no longer kept");
+    // Nothing sent on the stream since that id (say, only its priming event went out): nothing to replay.
+    if (!replay && this.lastSequence(session, streamId) === Number(lastEventId.slice(streamId.length + 1))) replay = { streamId, events: [] };
+    if (session.closed) return reject("sessionNotFound", "Session not found");
+    if (!replay) {
+      return reject("gone", "Gone: the events after this Last-Event-ID are no longer kept; open a new stream without Last-Event-ID (what was sent in between is lost)");
+    }
     if (replay.streamId === "0") {
       if (session.standalone && !session.standalone.gone && !session.standalone.ended) session.standalone.end();
-      const stream = this.openStandalone(session);
-      for (const event of replay.events) stream.event(event.message, event.id);
-      return { status: 200, headers: sseHeaders(), stream };
+      return { status: 200, headers: sseHeaders(), stream: this.openStandalone(session, replay.events) };
     }
     const stream = new SseStream();
     for (const event of replay.events) stream.event(event.message, event.id);
@@ -493,15 +516,23 @@ export class HttpTransport {
     return { status: 200, headers: sseHeaders(), stream };
   }
 
-  /** Server-initiated messages of a session: on its standalone stream, when there is one (else dropped). */
+  /** The sequence of the last event sent on a stream of the session (`undefined`: no such stream). */
+  private lastSequence(session: HttpSession, streamId: string): number | undefined {
+    return streamId === "0" ? session.standaloneSeq : session.exchanges.get(streamId)?.sequence;
+  }
+
+  /**
+   * Server-initiated messages of a session: on its standalone stream. While that stream is down they are
+   * stored all the same (once the client has had one), for a resume to replay; without an event store, or
+   * before the first GET, they are dropped.
+   */
   private sendStandalone(session: HttpSession, line: string): void | Promise<void> {
     const stream = session.standalone;
-    if (!stream || stream.gone || stream.ended) return undefined;
-    const store = this.options.eventStore;
-    if (!store) return stream.event(line);
+    const open = stream !== undefined && !stream.gone && !stream.ended;
+    if (!this.options.eventStore || !session.standaloneResumable) return open ? stream.event(line) : undefined;
     const eventId = `0_${++session.standaloneSeq}`;
     this.append(session, "0", eventId, line);
-    return stream.event(line, eventId);
+    return open ? stream.event(line, eventId) : undefined;
   }
 
   // ── DELETE ──
@@ -536,7 +567,7 @@ export class HttpTransport {
    * elicitation — does not keep its session alive forever; closing the session cancels it).
    */
   private sweep(): void {
-    const cutoff = Date.now() - this.options.sessionIdleMs;
+    const cutoff = this.options.clock() - this.options.sessionIdleMs;
     for (const session of this.sessions.values()) {
       if (session.lastActive > cutoff) continue;
       const streaming = session.standalone !== undefined && !session.standalone.gone && !session.standalone.ended;
@@ -561,8 +592,9 @@ export class HttpTransport {
 
   /** @internal */
   track(exchange: Exchange, running: boolean): void {
-    if (running) this.running.add(exchange);
-    else this.running.delete(exchange);
+    const set = exchange.listen ? this.listens : this.running;
+    if (running) set.add(exchange);
+    else set.delete(exchange);
   }
 
   /** @internal */
@@ -594,8 +626,13 @@ class Exchange implements Sink {
   /** The answer, once known; it is awaited only when the core's reply is not immediate. */
   private readonly output: Promise<HttpOutput>;
   private cancelHook: (() => void) | undefined;
+  private connection: Connection | undefined;
+  /** Settles once the reply is handled. */
+  private handled: Promise<void> = Promise.resolve();
   private done = false;
   private left = false;
+  /** The kind of error the core answered with, if it did (the status of a 2026-era JSON answer). */
+  private failure: ErrorKind | undefined;
 
   constructor(
     private readonly transport: HttpTransport,
@@ -603,6 +640,8 @@ class Exchange implements Sink {
     readonly auth: AuthInfo | undefined,
     private readonly modern: boolean,
     private readonly session: HttpSession | undefined,
+    /** A `subscriptions/listen` request: its stream stays open (with keep-alives) until either side ends it. */
+    readonly listen = false,
   ) {
     // Ready before the core runs: a handler may send progress before its first `await`.
     this.output = new Promise<HttpOutput>((resolve) => (this.resolveOutput = resolve));
@@ -624,6 +663,10 @@ class Exchange implements Sink {
     return this.mode !== "json";
   }
 
+  failed(kind: ErrorKind): void {
+    this.failure = kind;
+  }
+
   send(message: string): void | Promise<void> {
     if (this.done) return undefined;
     if (!this.stream) {
@@ -641,14 +684,16 @@ class Exchange implements Sink {
     }
     this.transport.track(this, true);
     this.session?.running.add(this);
+    this.connection = connection;
     if (this.mode === "sse" && !this.stream) this.open();
     const onStreamCancel = (): void => {
       if (this.modern && requestId !== undefined) connection.cancel(requestId, "The client closed the response stream");
     };
-    reply.then(
+    this.handled = reply.then(
       (text) => this.finish(text),
       (error: unknown) => {
         this.transport.report(error);
+        this.failure = "internalError";
         this.finish(errorResponse(requestId, "internalError"));
       },
     );
@@ -657,13 +702,26 @@ class Exchange implements Sink {
     return this.output;
   }
 
-  /** A resumed GET stream takes over from the broken POST stream. */
+  /** The sequence of the last event sent on this exchange's stream. */
+  get sequence(): number {
+    return this.seq;
+  }
+
+  /** The server shuts down: the request's connection closes (a listen request then ends with its result). */
+  closeConnection(): Promise<void> {
+    if (!this.connection) return Promise.resolve();
+    return this.connection.close(0).then(() => this.handled);
+  }
+
+  /** A resumed GET stream takes over from the POST stream; the old one ends if it is still open. */
   reattach(stream: SseStream): void {
     if (this.done) {
       stream.end();
       return;
     }
+    const old = this.stream;
     this.stream = stream;
+    if (old && old !== stream) old.end();
   }
 
   /** The session closed: end the stream without a response. */
@@ -681,6 +739,7 @@ class Exchange implements Sink {
     const stream = new SseStream();
     this.stream = stream;
     if (this.cancelHook) stream.onCancel(this.cancelHook);
+    if (this.listen) stream.keepAliveEvery(this.transport.options.keepAliveMs);
     const session = this.session;
     if (session && this.transport.options.eventStore) {
       this.streamId = this.transport.openedStream(session, this);
@@ -710,11 +769,11 @@ class Exchange implements Sink {
       this.done = true;
       this.stream.end();
       if (this.session && this.streamId !== undefined) this.session.exchanges.delete(this.streamId);
-      if (this.session) this.session.lastActive = Date.now();
+      if (this.session) this.session.lastActive = this.transport.options.clock();
       return;
     }
     this.done = true;
-    if (this.session) this.session.lastActive = Date.now();
+    if (this.session) this.session.lastActive = this.transport.options.clock();
     const output = this.json(text);
     this.resolveOutput?.(output);
     this.resolveOutput = undefined;
@@ -727,19 +786,9 @@ class Exchange implements Sink {
       stream.end();
       return { status: 200, headers: sseHeaders(), stream };
     }
-    let status = 200;
-    if (this.modern) {
-      const code = errorCode(text);
-      if (code !== undefined) status = httpStatusOfCode(code);
-    }
+    const status = this.modern && this.failure !== undefined ? ERROR_TABLE[this.failure].httpStatus : 200;
     return { status, headers: { ...JSON_HEADERS }, body: text };
   }
-}
-
-/** The error code of a serialized error response (as the core writes them), or `undefined` for a result. */
-function errorCode(text: string): number | undefined {
-  const match = /^\{"jsonrpc":"2\.0"(?:,"id":(?:-?\d+|"(?:[^"\\]|\\.)*"))?,"error":\{"code":(-?\d+)/.exec(text);
-  return match ? Number(match[1]) : undefined;
 }
 
 function isRequestIdValue(value: unknown): value is RequestId {

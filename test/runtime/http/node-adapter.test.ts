@@ -1,0 +1,187 @@
+/**
+ * The node:http adapter on the wire: bad bytes on a connection never land inside a response that is under
+ * way, and the requests before them are answered; a body over the limit ends in a 413 the client can read.
+ * Raw sockets (node:net), fetch (undici) and node:http requests, all on 127.0.0.1.
+ */
+import { request } from "node:http";
+import { connect, type Socket } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { delay, ENVELOPE, initialize, start, stopAll } from "./helpers.js";
+
+afterEach(stopAll);
+
+/** A raw connection that collects everything the server sends. */
+class Raw {
+  data = "";
+  closed = false;
+  private readonly socket: Socket;
+
+  constructor(port: number) {
+    this.socket = connect(port, "127.0.0.1");
+    this.socket.setEncoding("latin1");
+    this.socket.on("data", (chunk: string) => (this.data += chunk));
+    this.socket.on("error", () => undefined);
+    this.socket.on("close", () => (this.closed = true));
+  }
+
+  write(text: string): void {
+    this.socket.write(text);
+  }
+
+  /** Writes and waits until the bytes are handed to the system: "ok", or the error's code. */
+  send(text: string): Promise<string> {
+    return new Promise((resolve) => {
+      if (this.socket.destroyed) return resolve("destroyed");
+      this.socket.write(text, (error) => resolve(error ? ((error as NodeJS.ErrnoException).code ?? error.message) : "ok"));
+    });
+  }
+
+  /** Waits (bounded) until `condition` holds. */
+  async until(condition: () => boolean, what: string, ms = 5000): Promise<void> {
+    for (const deadline = Date.now() + ms; !condition(); await delay(5)) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; received: ${JSON.stringify(this.data.slice(0, 2000))}`);
+    }
+  }
+
+  destroy(): void {
+    this.socket.destroy();
+  }
+}
+
+function discover(id: number, connection = "keep-alive"): string {
+  const body = JSON.stringify({ jsonrpc: "2.0", id, method: "server/discover", params: { _meta: ENVELOPE } });
+  return [
+    "POST /mcp HTTP/1.1",
+    "Host: 127.0.0.1",
+    "Content-Type: application/json",
+    "Accept: application/json, text/event-stream",
+    "MCP-Protocol-Version: 2026-07-28",
+    "Mcp-Method: server/discover",
+    `Connection: ${connection}`,
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    "",
+    body,
+  ].join("\r\n");
+}
+
+const GARBAGE = "NOT HTTP AT ALL\r\n\r\n";
+
+describe("bad bytes on a connection (clientError)", () => {
+  it("answers pipelined requests first, in order, then refuses the bad bytes and closes", async () => {
+    const handle = await start();
+    const raw = new Raw(handle.port);
+    raw.write(discover(1) + discover(2) + GARBAGE);
+    await raw.until(() => raw.closed, "the connection to close");
+    const statuses = [...raw.data.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((match) => match[1]);
+    expect(statuses).toEqual(["200", "200", "400"]);
+    const first = raw.data.indexOf('"id":1,');
+    const second = raw.data.indexOf('"id":2,');
+    expect(first).toBeGreaterThan(-1);
+    expect(second).toBeGreaterThan(first);
+    expect(raw.data.indexOf("HTTP/1.1 400")).toBeGreaterThan(second);
+  });
+
+  it("writes nothing after a Connection: close response", async () => {
+    const handle = await start();
+    const raw = new Raw(handle.port);
+    raw.write(discover(3, "close") + GARBAGE);
+    await raw.until(() => raw.closed, "the connection to close");
+    expect([...raw.data.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((match) => match[1])).toEqual(["200"]);
+    expect(raw.data).toContain('"id":3,');
+  });
+
+  it("never writes into an open SSE stream: the stream goes on, the refusal follows its end", async () => {
+    const handle = await start();
+    const session = await initialize(handle.url);
+    const raw = new Raw(handle.port);
+    raw.write(
+      ["GET /mcp HTTP/1.1", "Host: 127.0.0.1", "Accept: text/event-stream", `Mcp-Session-Id: ${session}`, "MCP-Protocol-Version: 2025-11-25", "", ""].join("\r\n"),
+    );
+    await raw.until(() => raw.data.includes("id: 0_0"), "the priming event");
+    raw.write(GARBAGE);
+    handle.transport.server.listChanged("tools");
+    await raw.until(() => raw.data.includes("notifications/tools/list_changed") || raw.closed, "the notification");
+    const ended = await fetch(handle.url, { method: "DELETE", headers: { "mcp-session-id": session } });
+    expect(ended.status).toBe(200);
+    await raw.until(() => raw.closed, "the connection to close");
+    expect(raw.data).toContain("notifications/tools/list_changed");
+    const end = raw.data.indexOf("\r\n0\r\n\r\n"); // the last chunk of the SSE body
+    expect(end).toBeGreaterThan(-1);
+    expect(raw.data.indexOf("HTTP/1.1 400")).toBeGreaterThan(end);
+  });
+
+  it("still answers a request whose body never arrives with 408", async () => {
+    const handle = await start({ requestTimeoutMs: 300 });
+    const raw = new Raw(handle.port);
+    raw.write(discover(4).replace(/Content-Length: \d+/, "Content-Length: 100000"));
+    await raw.until(() => raw.closed, "the connection to close");
+    expect(raw.data).toMatch(/^HTTP\/1\.1 408 /);
+  });
+});
+
+describe("a body over the limit", () => {
+  const LIMIT = 1024 * 1024;
+  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping", pad: "x".repeat(LIMIT + 4 * 1024 * 1024) });
+
+  it("is read to its end before the 413, so a client that writes everything first gets the answer", async () => {
+    const handle = await start({ maxBodyBytes: LIMIT });
+    for (const framing of ["length", "chunked"] as const) {
+      const raw = new Raw(handle.port);
+      const head = ["POST /mcp HTTP/1.1", "Host: 127.0.0.1", "Content-Type: application/json", "Accept: application/json"];
+      raw.write([...head, framing === "length" ? `Content-Length: ${body.length}` : "Transfer-Encoding: chunked", "", ""].join("\r\n"));
+      const piece = 256 * 1024;
+      for (let at = 0; at < body.length; at += piece) {
+        const chunk = body.slice(at, at + piece);
+        const written = await raw.send(framing === "length" ? chunk : `${chunk.length.toString(16)}\r\n${chunk}\r\n`);
+        expect(written, `${framing}: write at ${at}`).toBe("ok");
+        expect(raw.data, `${framing}: answered while the body was still arriving`).toBe("");
+      }
+      if (framing === "chunked") expect(await raw.send("0\r\n\r\n")).toBe("ok");
+      await raw.until(() => raw.data.includes("Payload Too Large"), "the 413");
+      expect(raw.data).toMatch(/^HTTP\/1\.1 413 /);
+      raw.destroy();
+    }
+  });
+
+  it("is not read at all when its declared length is far past any bound: 413 at once, then close", async () => {
+    const handle = await start({ maxBodyBytes: LIMIT });
+    const raw = new Raw(handle.port);
+    raw.write(["POST /mcp HTTP/1.1", "Host: 127.0.0.1", "Content-Type: application/json", "Accept: application/json", `Content-Length: ${64 * 1024 * 1024 * 1024}`, "", ""].join("\r\n"));
+    await raw.until(() => raw.closed, "the connection to close");
+    expect(raw.data).toMatch(/^HTTP\/1\.1 413 /);
+  });
+
+  it("reaches fetch as a 413, however the body is sent", async () => {
+    const handle = await start({ maxBodyBytes: LIMIT });
+    for (let round = 0; round < 3; round++) {
+      const response = await fetch(handle.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body });
+      expect(response.status).toBe(413);
+      expect(await response.json()).toMatchObject({ error: { message: expect.stringContaining("Payload Too Large") } });
+    }
+    // a streamed body (chunked, no Content-Length)
+    const chunks = new ReadableStream<Uint8Array>({
+      start(controller) {
+        const bytes = new TextEncoder().encode(body);
+        for (let at = 0; at < bytes.length; at += 64 * 1024) controller.enqueue(bytes.subarray(at, at + 64 * 1024));
+        controller.close();
+      },
+    });
+    const streamed = await fetch(handle.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: chunks, duplex: "half" } as RequestInit);
+    expect(streamed.status).toBe(413);
+  });
+
+  it("reaches a node:http request as a 413", async () => {
+    const handle = await start({ maxBodyBytes: LIMIT });
+    for (let round = 0; round < 3; round++) {
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = request(handle.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json", "content-length": Buffer.byteLength(body) } }, (res) => {
+          res.resume();
+          res.on("end", () => resolve(res.statusCode ?? 0));
+        });
+        req.on("error", reject);
+        req.end(body);
+      });
+      expect(status).toBe(413);
+    }
+  });
+});
