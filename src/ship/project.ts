@@ -42,7 +42,10 @@ export async function readProject(config: ShipConfig): Promise<{ project: Projec
   if (checked) diagnostics.push(...checked.diagnostics);
   const normalized = checked?.checked && !checked.diagnostics.length ? normalize(checked.checked) : undefined;
   if (normalized) diagnostics.push(...normalized.diagnostics);
-  if (!pkg || !checked?.checked || !normalized || diagnostics.length) return { project: undefined, diagnostics };
+  // Settings problems do not stop the formats' own checks: every problem is reported at once.
+  if (!pkg || !checked?.checked || !normalized || loaded.diagnostics.length || checked.diagnostics.length || normalized.diagnostics.length) {
+    return { project: undefined, diagnostics };
+  }
 
   const serverFile = loaded.sources?.server?.file ?? `${display(config, config.schemasDir)}/server.json`;
   return { project: { pkg, pkgFile, serverFile, ir: toIR(checked.checked, normalized.normalized), settings }, diagnostics };

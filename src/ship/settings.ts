@@ -65,13 +65,13 @@ export function readSettings(pkg: Record<string, unknown>, file: string): { sett
         const extra = (e.params as { additionalProperty: string }).additionalProperty;
         return problem(pointerJoin(base + e.instancePath, extra), `unknown field "${extra}" (known: ${Object.keys(settingSchema.properties).join(", ")})`);
       }
-      if (e.keyword === "propertyNames" || e.keyword === "pattern") {
-        const name = (e.params as { propertyName?: string }).propertyName;
-        return problem(name === undefined ? base + e.instancePath : pointerJoin(base, name), "a setting is named after its environment variable: letters, digits and _, not starting with a digit");
+      if (e.propertyName !== undefined) {
+        return problem(pointerJoin(base, e.propertyName), "a setting is named after its environment variable: letters, digits and _, not starting with a digit");
       }
       return problem(base + e.instancePath, e.message ?? "is invalid");
     });
-    return { settings: [], diagnostics: diagnostics.filter((d, i) => diagnostics.findIndex((o) => o.pointer === d.pointer && o.message === d.message) === i) };
+    // ajv reports a bad name twice: the name's own error and the `propertyNames` summary, left out here.
+    return { settings: [], diagnostics: diagnostics.filter((_, i) => validate?.errors?.[i]?.keyword !== "propertyNames") };
   }
 
   const settings: Setting[] = [];
