@@ -9,6 +9,7 @@
  * initialiser that runs on the first call.
  */
 import { readFile, stat } from "node:fs/promises";
+import path from "node:path";
 import { zipSync } from "fflate";
 import { DiagnosticError, type Diagnostic } from "../compiler/diagnostics.js";
 import { OutputError } from "../compiler/write.js";
@@ -53,7 +54,7 @@ export async function bundle(options: ShipOptions = {}, mcpgenVersion = ""): Pro
     ...(icon && { [BUNDLE_ICON]: [icon, {}] }),
   };
   const zip = zipSync(files, { level: 9, mtime: MTIME });
-  const file = config.outFile ?? `${config.cwd}/${defaultBundleName(manifest.name, manifest.version)}`;
+  const file = config.outFile ?? path.join(config.cwd, defaultBundleName(manifest.name, manifest.version));
   await writeOwned(file, display(config, file), zip, (existing) => existing.includes(MARK));
   return { config, file, manifest, bytes: zip.length, serverBytes: server.code.length, inputs: server.inputs };
 }

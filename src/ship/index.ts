@@ -3,6 +3,7 @@
  * server.json (`server-json.ts`). Both read the same project (`project.ts`) and report problems as
  * `file#/pointer: message` diagnostics before writing anything.
  */
+import path from "node:path";
 import { DiagnosticError } from "../compiler/diagnostics.js";
 import { display, resolveShipConfig, SHIP_DEFAULTS, type ShipConfig, type ShipOptions } from "./config.js";
 import { writeOwned } from "./output.js";
@@ -29,7 +30,7 @@ export async function writeServerJson(options: ShipOptions = {}, mcpgenVersion =
   const made = project ? serverJson(project, mcpgenVersion) : undefined;
   if (made) diagnostics.push(...made.diagnostics);
   if (diagnostics.length || !made?.doc) throw new DiagnosticError(diagnostics);
-  const file = config.outFile ?? `${config.cwd}/${SHIP_DEFAULTS.serverJson}`;
+  const file = config.outFile ?? path.join(config.cwd, SHIP_DEFAULTS.serverJson);
   await writeOwned(file, display(config, file), JSON.stringify(made.doc, null, 2) + "\n", (existing) => writtenByMcpgen(existing.toString("utf8")));
   return { config, file, doc: made.doc, notes: made.notes };
 }
