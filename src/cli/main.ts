@@ -1,11 +1,12 @@
 /**
- * The `mcpgen` command line: `build` and `init`. Messages go to stderr; exit 0 ok, 1 problems, 2 usage,
- * 3 an internal error (a bug in mcpgen: one line, the stack only with MCPGEN_DEBUG set).
+ * The `mcpgen` command line: `build`, `init`, `bundle` and `server-json`. Messages go to stderr; exit 0 ok,
+ * 1 problems, 2 usage, 3 an internal error (a bug in mcpgen: one line, the stack only with MCPGEN_DEBUG set).
  */
 import path from "node:path";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { build, DEFAULTS, DiagnosticError, formatDiagnostic, OutputError, VERSION, type BuildResult, type Counts } from "../compiler/index.js";
 import { rel } from "../compiler/config.js";
+import { SHIP_DEFAULTS as SHIP } from "../ship/config.js";
 
 const say = (line: string) => process.stderr.write(line + "\n");
 
@@ -70,8 +71,48 @@ export function program(): Command {
       for (const f of created.files) say(`  ${f}`);
       say(`next: cd ${shellQuote(shown)} && npm install && npm run build && npm start`);
     });
+  cli
+    .command("bundle")
+    .description("pack the compiled server into an MCP Bundle (.mcpb): manifest.json and the server as one file")
+    .argument("[schemas]", "the schemas folder", SHIP.schemas)
+    .option("-e, --entry <file>", `the compiled server entry, bundled with everything it imports (default: the package's bin, else ${SHIP.entry})`)
+    .option("-p, --package <file>", "package.json with name, version, description, author and mcpgen.settings", SHIP.package)
+    .option("-o, --out <file>", "the .mcpb to write; replaces only a bundle mcpgen made (default: <name>-<version>.mcpb)")
+    .option("--icon <png>", "a PNG shipped as the bundle's icon")
+    .addOption(new Option("-q, --quiet", "print only problems"))
+    .action(async (schemas: string, opts: { entry?: string; package: string; out?: string; icon?: string; quiet?: boolean }) => {
+      const started = performance.now();
+      const { bundle } = await import("../ship/index.js");
+      const result = await bundle({ schemas, ...(opts.entry !== undefined && { entry: opts.entry }), package: opts.package, ...(opts.out !== undefined && { out: opts.out }), ...(opts.icon !== undefined && { icon: opts.icon }) }, VERSION);
+      if (opts.quiet) return;
+      const m = result.manifest;
+      say(
+        `mcpgen: ${m.name} ${m.version} → ${shown(result.file)} (${kib(result.bytes)}; server ${kib(result.serverBytes)} from ${result.inputs} files; ` +
+          `${m.tools?.length ?? 0} tools, ${m.prompts?.length ?? 0} prompts, ${Object.keys(m.user_config ?? {}).length} settings; ${seconds(started)})`,
+      );
+    });
+
+  cli
+    .command("server-json")
+    .description("write the MCP Registry's server.json for the npm package (name from package.json's mcpName)")
+    .argument("[schemas]", "the schemas folder", SHIP.schemas)
+    .option("-p, --package <file>", "package.json with mcpName, name, version and mcpgen.settings", SHIP.package)
+    .option("-o, --out <file>", "the file to write; replaces only a server.json mcpgen wrote", SHIP.serverJson)
+    .addOption(new Option("-q, --quiet", "print only problems"))
+    .action(async (schemas: string, opts: { package: string; out: string; quiet?: boolean }) => {
+      const started = performance.now();
+      const { writeServerJson } = await import("../ship/index.js");
+      const result = await writeServerJson({ schemas, package: opts.package, out: opts.out }, VERSION);
+      if (opts.quiet) return;
+      say(`mcpgen: ${result.doc.name} ${result.doc.version} → ${shown(result.file)} (npm package ${result.doc.packages[0]?.identifier}; ${seconds(started)})`);
+      for (const note of result.notes) say(`  note: ${note}`);
+    });
   return cli;
 }
+
+const shown = (file: string) => path.relative(process.cwd(), file).split(path.sep).join("/");
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+const seconds = (started: number) => `${((performance.now() - started) / 1000).toFixed(2)} s`;
 
 function parseJobs(value: string): number {
   const jobs = Number(value);

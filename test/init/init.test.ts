@@ -134,6 +134,8 @@ describe("init: the scaffold", () => {
         start: "node dist/generated/server.gen.js",
         check: "mcpgen build schemas --check",
         prepack: "npm run build",
+        bundle: "npm run build && mcpgen bundle",
+        "server-json": "mcpgen server-json",
       },
       // Until mcpgen is published: tarballs of this checkout in vendor/, by relative paths, the runtime bundled.
       dependencies: { "@mcpgen/runtime": `file:${VENDORED[1]}` },
@@ -168,7 +170,7 @@ describe("init: the scaffold", () => {
     );
     expect(compilerOptions).toMatchObject({ strict: true, module: "NodeNext", moduleResolution: "NodeNext", allowJs: true, rootDir: ".", outDir: "dist" });
     expect(include).toEqual(["generated", "src"]);
-    expect(await readFile(path.join(dir, ".gitignore"), "utf8")).toBe("node_modules/\ndist/\n/*.tgz\n");
+    expect(await readFile(path.join(dir, ".gitignore"), "utf8")).toBe("node_modules/\ndist/\n/*.tgz\n/*.mcpb\n");
   });
 
   it("writes schemas for one example tool with an outputSchema, its hints, and its implemented handler", async () => {
@@ -381,6 +383,18 @@ describe("init: end to end", () => {
     await client.close();
     client = undefined;
     expect(serverStderr).not.toMatch(/unhandled|Error:/);
+
+    // The scaffold's distribution scripts: the registry's server.json, and (given an author) an MCP Bundle.
+    expectOk(await run("npm", ["run", "server-json"], dir), "npm run server-json");
+    expect(await readJson(path.join(dir, "server.json"))).toMatchObject({
+      name: "io.github.your-github-user/my-server",
+      version: "0.1.0",
+      packages: [{ registryType: "npm", identifier: "my-server", version: "0.1.0", transport: { type: "stdio" } }],
+    });
+    const pkgFile = path.join(dir, "package.json");
+    await writeFile(pkgFile, JSON.stringify({ ...(await readJson(pkgFile)), author: "Ada <ada@example.com>" }, null, 2) + "\n");
+    expectOk(await run("npm", ["run", "bundle"], dir), "npm run bundle");
+    expect(existsSync(path.join(dir, "my-server-0.1.0.mcpb"))).toBe(true);
 
     // Ship: pack the server, install the tarball where nothing else is, without dev dependencies.
     const packedRun = await run("npm", ["pack", "--json"], dir);
