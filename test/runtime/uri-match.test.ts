@@ -47,6 +47,17 @@ describe("TemplateMatcher", () => {
     expect(new TemplateMatcher(template).match(uri)).toEqual(want);
   });
 
+  it("takes variables named like members of Object.prototype as plain names", () => {
+    const matcher = new TemplateMatcher("proto://{constructor}/{__proto__}{?toString,valueOf}");
+    const found = matcher.match("proto://a/b?toString=3");
+    expect(found === undefined ? undefined : Object.entries(found)).toEqual([
+      ["constructor", "a"],
+      ["__proto__", "b"],
+      ["toString", "3"],
+    ]);
+    expect(matcher.match("proto://a/b?hasOwnProperty=1")).toBeUndefined();
+  });
+
   // Each of these made uri-template-lite's backtracking expressions take seconds at 30–70 KB.
   const ATTACKS: [template: string, unit: string, tail: string][] = [
     ["tasks://status/{status}{?limit}", "?limit=", "\n"],

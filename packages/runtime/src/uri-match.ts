@@ -93,7 +93,8 @@ export class TemplateMatcher {
     if (!this.expression.testExact(target)) return undefined;
     const found = this.expression.matcher(target);
     if (!found.matches()) return undefined;
-    const values: Record<string, string> = {};
+    // Variable names are the author's ("__proto__", "constructor"): a map without a prototype keeps them keys.
+    const values = Object.create(null) as Record<string, string>;
     try {
       this.names.forEach((name, i) => {
         if (found.group(2 * i + 1) != null && !Object.hasOwn(values, name)) values[name] = decodeURIComponent(found.group(2 * i + 2) ?? "");
