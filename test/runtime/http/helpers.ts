@@ -292,3 +292,10 @@ export async function messagesOf(response: Response, version: SpecVersion, metho
 export function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/** Waits until `condition()` holds, checking every 5 ms; fails after `ms`. */
+export async function until(condition: () => boolean, ms = 3000, what = "the condition"): Promise<void> {
+  for (const deadline = Date.now() + ms; !condition(); await delay(5)) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+  }
+}

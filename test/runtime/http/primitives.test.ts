@@ -14,7 +14,7 @@ import type { HttpServerHandle, Server } from "../../../packages/runtime/src/ind
 import { registry } from "../fixtures/primitives.mjs";
 import { assertRuntimeBuilt, EXAMPLE_SERVER } from "../helpers/e2e.js";
 import { assertServerMessage } from "../helpers/spec.js";
-import { delay, ENVELOPE, FetchTap, initialize, messagesOf, modern, post, SseReader, start, stopAll, type Json } from "./helpers.js";
+import { delay, ENVELOPE, FetchTap, initialize, messagesOf, modern, post, SseReader, start, stopAll, type Json, until } from "./helpers.js";
 
 const V = "2025-11-25";
 const REQUEST = { timeout: 10_000 };
@@ -31,11 +31,6 @@ function serverOf(handle: HttpServerHandle): Server {
   return handle.transport.server;
 }
 
-async function until(condition: () => boolean, ms = 3000): Promise<void> {
-  for (const deadline = Date.now() + ms; !condition(); await delay(5)) {
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-  }
-}
 
 const rpc = (id: number, method: string, params: Json = {}): Json => ({ jsonrpc: "2.0", id, method, params });
 

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createHttpHandler, createServer } from "../../../packages/runtime/src/index.js";
 import { registry } from "../fixtures/registry.mjs";
 import { assertServerMessage } from "../helpers/spec.js";
-import { delay, ENVELOPE, initialize, messagesOf, modern, post, SseReader, start, stopAll, type Json } from "./helpers.js";
+import { delay, ENVELOPE, initialize, messagesOf, modern, post, SseReader, start, stopAll, type Json, until } from "./helpers.js";
 
 afterEach(stopAll);
 
@@ -140,12 +140,14 @@ describe("2025 era: sessions", () => {
   });
 
   it("expires idle sessions, but not one with a request in flight", async () => {
-    const handle = await start({ sessionIdleMs: 100 });
+    let now = 0; // the sessions' clock, moved by the test
+    const handle = await start({ sessionIdleMs: 100, clock: () => now });
     const idle = await initialize(handle.url);
     const busy = await initialize(handle.url);
-    const slow = post(handle.url, call(1, "slow", { steps: 1, delayMs: 400 }), { "mcp-session-id": busy, "mcp-protocol-version": V });
-    await delay(300);
-    expect(handle.stats.sessions).toBe(1);
+    const slow = post(handle.url, call(1, "slow", { steps: 1, delayMs: 1500 }), { "mcp-session-id": busy, "mcp-protocol-version": V });
+    await until(() => handle.stats.exchanges === 1, 3000, "the slow call to start");
+    now += 1000; // both sessions idle for 10× sessionIdleMs; the next sweep (every 50 ms) sees it
+    await until(() => handle.stats.sessions === 1, 3000, "the idle session to expire");
     const gone = await post(handle.url, call(2, "echo", { text: "x" }), { "mcp-session-id": idle });
     expect(gone.status).toBe(404);
     await gone.text();
@@ -153,7 +155,8 @@ describe("2025 era: sessions", () => {
   });
 
   it("expires a session whose client vanished in the middle of an elicitation, cancelling the call", async () => {
-    const handle = await start({ sessionIdleMs: 100 });
+    let now = 0;
+    const handle = await start({ sessionIdleMs: 100, clock: () => now });
     const session = await initialize(handle.url, V, { elicitation: {} });
     const response = await post(handle.url, call(1, "ask", { what: "elicit" }), { "mcp-session-id": session, "mcp-protocol-version": V });
     const reader = new SseReader(response.body as ReadableStream<Uint8Array>);
@@ -162,7 +165,8 @@ describe("2025 era: sessions", () => {
     expect(ask).toMatchObject({ method: "elicitation/create" });
     expect(handle.transport.server.outgoing.size).toBe(1);
     await reader.cancel(); // and never answers
-    for (let i = 0; i < 300 && handle.stats.sessions > 0; i++) await delay(10);
+    now += 1000;
+    await until(() => handle.stats.sessions === 0, 3000, "the session to expire");
     expect(handle.stats).toEqual({ sessions: 0, streams: 0, exchanges: 0 });
     expect(handle.transport.server.outgoing.size).toBe(0);
   });

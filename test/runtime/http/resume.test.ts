@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { InMemoryEventStore } from "../../../packages/runtime/src/index.js";
 import { assertServerMessage } from "../helpers/spec.js";
-import { delay, initialize, post, SseReader, start, stopAll, type Json, type SseEvent } from "./helpers.js";
+import { delay, initialize, post, SseReader, start, stopAll, type Json, type SseEvent, until } from "./helpers.js";
 
 afterEach(stopAll);
 
@@ -139,11 +139,6 @@ describe("Last-Event-ID", () => {
   });
 });
 
-async function until(condition: () => boolean, ms = 3000): Promise<void> {
-  for (const deadline = Date.now() + ms; !condition(); await delay(5)) {
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-  }
-}
 
 /** Reads `count` events of an SSE response (keep-alive comments skipped), then cancels it. */
 async function readAll(response: Response, count: number): Promise<SseEvent[]> {
