@@ -2,8 +2,9 @@
  * Defaults of tool input. ajv's `useDefaults` fills a missing property from its `default` where the
  * property sits in `properties` outside `anyOf`/`oneOf`/`not`/`if` (elsewhere strict mode refuses the
  * schema). mcpgen applies exactly the defaults this module finds, no others, and the handler's input type
- * marks exactly those properties as present: the root's properties and, through `properties` and `items`,
- * those of the object schemas below them — not through `$ref`, `allOf` or any other keyword.
+ * marks exactly those properties as present: the optional ones among the root's properties and, through
+ * `properties` and `items`, those of the object schemas below them — not through `$ref`, `allOf` or any
+ * other keyword.
  */
 import { isSchemaNode, walkSchema, type SchemaNode } from "./schema-walk.js";
 
@@ -13,7 +14,10 @@ function applied(schema: SchemaNode, visit: (holder: SchemaNode, property: strin
   if (isSchemaNode(properties))
     for (const [name, sub] of Object.entries(properties)) {
       if (!isSchemaNode(sub)) continue;
-      if (Object.hasOwn(sub, "default")) visit(schema, name);
+      // A required property is there, or the value is refused: its default changes nothing (and filling
+      // it in would accept values the schema refuses).
+      const required = Array.isArray(schema.required) && schema.required.includes(name);
+      if (Object.hasOwn(sub, "default") && !required) visit(schema, name);
       applied(sub, visit);
     }
   if (isSchemaNode(schema.items)) applied(schema.items, visit);

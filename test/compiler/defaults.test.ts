@@ -16,7 +16,8 @@ const join = {
     required: ["parts"],
     additionalProperties: false,
     properties: {
-      parts: { type: "array", items: { type: "string" } },
+      // Required: the default changes nothing, a value without "parts" is still refused.
+      parts: { type: "array", items: { type: "string" }, default: [] },
       sep: { type: "string", default: "," },
       options: { type: "object", properties: { trim: { type: "boolean", default: true }, case: { enum: ["upper", "lower"] } } },
       // Inside anyOf ajv applies no default (strict mode would refuse to compile it): not filled, not typed.
@@ -45,6 +46,7 @@ describe("input defaults", () => {
     const given = { parts: ["a"], sep: "-" };
     expect(validators.input(given)).toBe(true);
     expect(given.sep).toBe("-");
+    expect(validators.input({})).toBe(false);
 
     // Through the runtime: the handler sees the default.
     let seen: unknown;

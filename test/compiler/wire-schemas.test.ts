@@ -88,7 +88,8 @@ describe.each(servers)("wire schemas of %s", (dir) => {
       const copy = structuredClone(value) as Node;
       for (const [node] of subschemas(copy)) {
         delete node.$id;
-        if (typeof node.$ref === "string") for (const [id, url] of ids) if (node.$ref.startsWith(id)) node.$ref = url + node.$ref.slice(id.length);
+        const ref = node.$ref;
+        if (typeof ref === "string") for (const [id, url] of ids) if (ref.startsWith(id)) node.$ref = url + ref.slice(id.length);
       }
       return copy;
     };
