@@ -56,7 +56,7 @@ export interface ListTasksInput {
    * Only tasks carrying this tag.
    */
   tag?: string
-  limit?: number
+  limit: number
 }
 
 export interface ListTasksOutput {

@@ -64,14 +64,14 @@ const compilers = new Map<string, { ajv: Ajv; keywords: Set<string> }>();
  * `ValueScope`, which numbers them) replaced by a new one. The golden fixtures (several tools each, their
  * bytes first made with an Ajv per tool) hold it to that.
  */
-export function createAjv(dialect: Dialect, extensionKeywords: Iterable<string> = [], coerceTypes = false): Ajv {
-  const id = `${dialect} ${coerceTypes}`;
+export function createAjv(dialect: Dialect, extensionKeywords: Iterable<string> = [], coerceTypes = false, useDefaults = false): Ajv {
+  const id = `${dialect} ${coerceTypes} ${useDefaults}`;
   let compiler = compilers.get(id);
   if (!compiler) {
     // `check` already validated every schema against its meta-schema (precompiled, meta-validators.ts), so
     // this one neither validates schemas nor needs the meta-schemas (`meta: false`).
     const code = { ...COMPILE_OPTIONS.code, regExp: PATTERN_ENGINE };
-    const opts: Options = { ...COMPILE_OPTIONS, code, meta: false, validateSchema: false, ...(coerceTypes && { coerceTypes: true }) };
+    const opts: Options = { ...COMPILE_OPTIONS, code, meta: false, validateSchema: false, ...(coerceTypes && { coerceTypes: true }), ...(useDefaults && { useDefaults: true }) };
     const ajv = addFormats(dialect === "2020-12" ? new Ajv2020(opts) : new Ajv(opts));
     compilers.set(id, (compiler = { ajv, keywords: new Set() }));
   } else {

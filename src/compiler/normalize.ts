@@ -1,20 +1,23 @@
 /**
  * normalize: resolve every `$ref` (local, cross-file, shared definitions) at build time and merge the
  * manifest's hints into each tool. In: `Checked`. Out: per tool a self-contained wire `inputSchema` /
- * `outputSchema` (external documents bundled under `$defs`, root `$ref` inlined so the root keeps its
- * `"type": "object"`) and ref-free type units for json-schema-to-typescript, plus diagnostics.
+ * `outputSchema` (`bundle.ts`: only the definitions it reaches, flat under `$defs`, root `$ref` inlined so
+ * the root keeps its `"type": "object"`) and ref-free type units for json-schema-to-typescript, plus
+ * diagnostics.
  *
  * Refs resolve against file paths: inside `inputSchema`/`outputSchema`, `#/...` points into that schema;
  * `../defs/x.json#/...` points into a file in `defs/` (or into a defs file by its root `$id`).
  */
 import type { Dialect } from "./ajv.js";
 import type { Checked, CheckedTool } from "./check.js";
-import { pointerGet, pointerJoin, pointerParse, type Diagnostic } from "./diagnostics.js";
+import { isWarning, pointerGet, pointerJoin, pointerParse, type Diagnostic } from "./diagnostics.js";
 import type { SourceDoc } from "./load.js";
 import type { Hints } from "./meta-schemas.js";
 import { typeName } from "./names.js";
 import { normalizePrimitives, type NormalizedPrimitives } from "./normalize-primitives.js";
-import { isSchemaNode, walkSchema, type SchemaNode } from "./schema-walk.js";
+import { walkSchema, type SchemaNode } from "./schema-walk.js";
+import { requireAppliedDefaults } from "./defaults.js";
+import { bundle, fileStem, type Root, type Target } from "./bundle.js";
 
 /** A named TypeScript type to generate, from a schema whose `$ref`s are already replaced by type names. */
 export interface TypeUnit {
@@ -40,25 +43,9 @@ export interface Normalized {
   typeUnits: TypeUnit[];
 }
 
-/** Where a `$ref` points: a document (the tool's own schema, or a defs file) and a pointer in it. */
-interface Target {
-  /** `tool:<name>:input`, `tool:<name>:output`, or the defs file URL. */
-  doc: string;
-  pointer: string;
-}
-
-interface Root {
-  key: string;
-  schema: unknown;
-  /** Base URL for relative file refs. */
-  url: string;
-  file: string;
-  /** Pointer of the schema root inside its file, for diagnostics. */
-  at: string;
-}
-
 export function normalize(checked: Checked): { normalized: Normalized; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
+  const errors = () => diagnostics.filter((d) => !isWarning(d)).length;
   const defs = new Map<string, { doc: SourceDoc; dialect: Dialect }>();
   for (const d of checked.defs) {
     defs.set(d.doc.url, d);
@@ -115,13 +102,17 @@ export function normalize(checked: Checked): { normalized: Normalized; diagnosti
   for (const tool of checked.tools) {
     const file = tool.file;
     const base = typeName(file.name);
-    const before = diagnostics.length;
+    const before = errors();
     const uses = new Set<string>();
     const make = (which: "input" | "output"): { wire: SchemaNode; root: Root } | undefined => {
       const schema = which === "input" ? file.inputSchema : file.outputSchema;
       if (schema === undefined) return undefined;
       const root: Root = { key: `tool:${file.name}:${which}`, schema, url: file.doc.url, file: file.doc.file, at: `/${which}Schema` };
-      const wire = bundle(root, tool.dialect, resolve, defRoot, uses, diagnostics);
+      // Every ref the file holds must resolve, reached or not; the wire schema carries only those reached.
+      const unresolved = errors();
+      walkSchema(schema, root.at, (node, site) => typeof node.$ref === "string" && resolve(root, node.$ref, site));
+      if (errors() !== unresolved) return undefined;
+      const wire = bundle(root, tool.dialect, which, { resolve, docRoot: (doc) => (doc === root.key ? root : defRoot(doc)!), uses, diagnostics });
       if (wire && wire.type !== "object")
         diagnostics.push({
           file: file.doc.file,
@@ -133,7 +124,7 @@ export function normalize(checked: Checked): { normalized: Normalized; diagnosti
     };
     const input = make("input");
     const output = make("output");
-    if (diagnostics.length !== before || !input) continue;
+    if (errors() !== before || !input) continue;
     tools.push({
       tool,
       annotations: tool.hints,
@@ -144,8 +135,12 @@ export function normalize(checked: Checked): { normalized: Normalized; diagnosti
       uses: [...uses].sort(),
     });
   }
+  for (const d of checked.defs) {
+    const root = defRoot(d.doc.url)!;
+    walkSchema(root.schema, "", (node, site) => typeof node.$ref === "string" && resolve(root, node.$ref, site));
+  }
   const primitives = normalizePrimitives(checked.primitives);
-  if (diagnostics.length) return { normalized: { tools: [], primitives, typeUnits: [] }, diagnostics };
+  if (errors()) return { normalized: { tools: [], primitives, typeUnits: [] }, diagnostics };
 
   // Discover every ref target reachable from the tool roots; each becomes a named type.
   const queue = [...units.values()];
@@ -166,13 +161,15 @@ export function normalize(checked: Checked): { normalized: Normalized; diagnosti
   }
   assignNames([...units.values()]);
 
-  const typeUnits: TypeUnit[] = [...units.values()].map((unit) => ({
-    name: unit.name,
-    schema: typeSchema(pointerGet(unit.root.schema, unit.pointer), unit.pointer === "" ? unit.root.at : unit.root.at + unit.pointer, (ref, site) => {
+  const typeUnits: TypeUnit[] = [...units.values()].map((unit) => {
+    const schema = typeSchema(pointerGet(unit.root.schema, unit.pointer), unit.pointer === "" ? unit.root.at : unit.root.at + unit.pointer, (ref, site) => {
       const target = resolve(unit.root, ref, site)!;
       return units.get(unitKey(target))!.name;
-    }),
-  }));
+    });
+    // The handler gets its input with defaults filled in (defaults.ts): those properties are present.
+    if (unit.pointer === "" && unit.root.key.endsWith(":input") && typeof schema !== "boolean") requireAppliedDefaults(schema);
+    return { name: unit.name, schema };
+  });
   return { normalized: { tools, primitives, typeUnits: [...typeUnits, ...primitives.typeUnits] }, diagnostics };
 }
 
@@ -190,78 +187,6 @@ function assignNames(units: { name: string; preferred: string; fallback: string;
     for (let i = 2; taken.has(name); i++) name = `${u.fallback || u.preferred}${i}`;
     taken.add((u.name = name));
   }
-}
-
-/**
- * The wire form of a tool schema: a deep copy whose refs into defs files point at copies of those files
- * under `$defs` (or `definitions` in draft-07), with a root `$ref` inlined.
- */
-function bundle(
-  root: Root,
-  dialect: Dialect,
-  resolve: (root: Root, ref: string, site: string) => Target | undefined,
-  defRoot: (url: string) => Root | undefined,
-  uses: Set<string>,
-  diagnostics: Diagnostic[],
-): SchemaNode | undefined {
-  if (typeof root.schema === "boolean") return root.schema ? {} : { not: {} };
-  const container = dialect === "draft-07" ? "definitions" : "$defs";
-  const schema = structuredClone(root.schema) as SchemaNode;
-  const own = isSchemaNode(schema[container]) ? (schema[container] as SchemaNode) : {};
-  const mounted = new Map<string, string>(); // defs file URL → key under the container
-  const copies: [string, SchemaNode][] = [];
-  const before = diagnostics.length;
-
-  const rewrite = (node: unknown, from: Root, at: string) => {
-    walkSchema(node, at, (sub, site) => {
-      if (typeof sub.$ref !== "string") return;
-      const target = resolve(from, sub.$ref, site);
-      if (!target) return;
-      if (target.doc === root.key) {
-        sub.$ref = "#" + target.pointer;
-        return;
-      }
-      sub.$ref = `#/${container}/${mount(target.doc)}${target.pointer}`;
-    });
-  };
-  const mount = (url: string): string => {
-    const existing = mounted.get(url);
-    if (existing) return existing;
-    const def = defRoot(url)!;
-    const stem = fileStem(def.file);
-    let key = stem;
-    for (let i = 2; Object.hasOwn(own, key) || [...mounted.values()].includes(key); i++) key = `${stem}_${i}`;
-    mounted.set(url, key);
-    uses.add(def.file);
-    const copy = structuredClone(def.schema) as SchemaNode;
-    delete copy.$schema;
-    delete copy.$id;
-    // Embedded, the file is no resource of its own: its anchors would join the tool's. Refs to them are
-    // rewritten to pointers below, so they go.
-    walkSchema(copy, "", (node) => delete node.$anchor);
-    copies.push([key, copy]);
-    rewrite(copy, def, "");
-    return key;
-  };
-
-  rewrite(schema, root, root.at);
-  if (diagnostics.length !== before) return undefined;
-  if (copies.length) schema[container] = { ...own, ...Object.fromEntries(copies) };
-
-  // A root `$ref` is inlined so that clients see the object schema itself at the root.
-  if (typeof schema.$ref === "string") {
-    const { $ref, ...siblings } = schema;
-    const target = pointerGet(schema, ($ref as string).slice(1));
-    if (!isSchemaNode(target)) return schema;
-    const { $defs: _d, definitions: _f, ...inlined } = target;
-    const conflict = Object.keys(siblings).find((k) => Object.hasOwn(inlined, k) && !["title", "description", "$comment"].includes(k));
-    if (conflict) {
-      diagnostics.push({ file: root.file, pointer: pointerJoin(root.at, conflict), message: `"${conflict}" next to a root "$ref" that also defines it: move it into the referenced schema` });
-      return undefined;
-    }
-    return { ...inlined, ...siblings };
-  }
-  return schema;
 }
 
 /** A copy for json-schema-to-typescript: refs become named types (`tsType`), nested titles go. */
@@ -305,8 +230,4 @@ function decodeFragment(fragment: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function fileStem(file: string): string {
-  return file.slice(file.lastIndexOf("/") + 1).replace(/\.(json|ya?ml)$/i, "");
 }

@@ -413,4 +413,24 @@ describe("warnings", () => {
     expect(input({ blob: "{}", to: "not an address" })).toBe(false);
     expect((await readFile(path.join(dir, "generated/registry.gen.ts"), "utf8")).includes('\\"format\\":\\"json\\"')).toBe(true);
   });
+
+  it("a recursive $ref is a note at the ref, through files and inside a tool's own schema; the build goes on", async () => {
+    const node = { type: "object", properties: { children: { type: "array", items: { $ref: "#" } }, next: { $ref: "other.json" } } };
+    const { result } = await buildFiles(
+      server(
+        {
+          a: { inputSchema: { type: "object", properties: { tree: { $ref: "../defs/node.json" }, flat: { $ref: "#/$defs/leaf" } }, $defs: { leaf: { type: "string" } } } },
+          b: { inputSchema: { type: "object", properties: { list: { $ref: "#/$defs/list" } }, $defs: { list: { type: "object", properties: { rest: { $ref: "#/$defs/list" } } } } } },
+        },
+        { "defs/node.json": node, "defs/other.json": { type: "object", properties: { back: { $ref: "node.json" } } } },
+      ),
+    );
+    const note = "warning: recursive $ref: the schema refers to itself, which JSON Schema allows, but some clients (e.g. Mastra 0.14) drop tools with recursive schemas without a word";
+    expect(result?.warnings.map(formatDiagnostic)).toEqual([
+      `schemas/defs/node.json#/properties/children/items/$ref: ${note}`,
+      `schemas/defs/node.json#/properties/next/$ref: ${note}`,
+      `schemas/defs/other.json#/properties/back/$ref: ${note}`,
+      `schemas/tools/b.json#/inputSchema/$defs/list/properties/rest/$ref: ${note}`,
+    ]);
+  });
 });

@@ -27,6 +27,8 @@ expectTypeOf<Parameters<SendMailHandler>[0]["to"]>().toEqualTypeOf<string>();
 expectTypeOf<Parameters<GreetHandler>[0]["style"]>().toEqualTypeOf<"formal" | "casual" | undefined>();
 expectTypeOf<Parameters<ListTasksHandler>[0]["status"]>().toEqualTypeOf<Status | undefined>();
 expectTypeOf<Status>().toEqualTypeOf<"open" | "in_progress" | "done">();
+// A property with a default is filled in before the handler runs: present in its input type.
+expectTypeOf<Parameters<ListTasksHandler>[0]["limit"]>().toEqualTypeOf<number>();
 
 // Resources, templates and prompts: variables and arguments typed from their schemas (coerced types).
 import type { CompletionHandler, ResourceResult, GetPromptResult, PromptMessage } from "@mcpgen/runtime";

@@ -11,6 +11,7 @@ import { pointerJoin, type Diagnostic } from "../diagnostics.js";
 import type { ToolIR } from "../ir.js";
 import { walkSchema, type SchemaNode } from "../schema-walk.js";
 import { OBJECT_LITERAL_PROTO } from "../names.js";
+import { hasAppliedDefaults, onlyAppliedDefaults, withoutDefaults } from "../defaults.js";
 
 // ajv's standalone module is CommonJS: its default export arrives wrapped under plain Node ESM.
 type StandaloneCode = (ajv: unknown, refs: Record<string, string>) => string;
@@ -30,6 +31,8 @@ export interface Request {
   schemas: Record<string, { schema: SchemaNode; at: string }>;
   /** Coerce strings to the declared types (URI template variables arrive as strings). */
   coerce?: boolean;
+  /** The export that fills in missing properties from their `default`s (see defaults.ts); the others apply none. */
+  defaults?: string;
   /** Values to check, by export name: each must be valid. */
   examples?: { against: string; value: unknown; at: string }[];
 }
@@ -54,12 +57,13 @@ export function toolRequest(tool: ToolIR): { request?: Request; diagnostics: Dia
     else diagnostics.push({ file, pointer: pointerJoin("/examples", i, "output"), message: "example has an output but the tool has no outputSchema" });
   });
   if (diagnostics.length) return { diagnostics };
-  return { request: { file, dialect: tool.dialect, schemas, examples }, diagnostics };
+  const defaults = hasAppliedDefaults(tool.wire.inputSchema) ? { defaults: "input" } : {};
+  return { request: { file, dialect: tool.dialect, schemas, ...defaults, examples }, diagnostics };
 }
 
 /** The cache key of a module: everything its code depends on. */
 export function moduleKey(request: Request): string {
-  return cacheKey("validator", request.dialect, request.coerce ?? false, request.schemas, request.examples ?? []);
+  return cacheKey("validator", request.dialect, request.coerce ?? false, request.defaults ?? "", request.schemas, request.examples ?? []);
 }
 
 /**
@@ -75,13 +79,14 @@ export function compileModule(request: Request, cache: Cache, onlyCached = false
 
   const { file } = request;
   const diagnostics: Diagnostic[] = [];
-  const ajv = createAjv(request.dialect, extensionKeywords(Object.values(request.schemas).map((s) => s.schema)), request.coerce);
+  const ajv = createAjv(request.dialect, extensionKeywords(Object.values(request.schemas).map((s) => s.schema)), request.coerce, request.defaults !== undefined);
   // An unknown format is an annotation (check warned about it): registered as `true`, it generates no code.
   for (const format of unknownFormats(Object.values(request.schemas).map((s) => s.schema))) ajv.addFormat(format, true);
   const refs: Record<string, string> = {};
   for (const [name, { schema, at }] of Object.entries(request.schemas)) {
     try {
-      ajv.addSchema(protoAsPattern(schema), name);
+      const applied = request.defaults === undefined ? schema : name === request.defaults ? onlyAppliedDefaults(schema) : withoutDefaults(schema);
+      ajv.addSchema(protoAsPattern(applied), name);
       ajv.getSchema(name);
       refs[name] = name;
     } catch (error) {
