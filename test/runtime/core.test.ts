@@ -290,12 +290,12 @@ describe("tools/list pagination", () => {
     expect(error).toEqual({ code: -32602, message: "Invalid cursor" });
   });
 
-  it("sends the registry's toolsListJson byte for byte when everything fits one page", async () => {
+  it("sends the listed tools' wire metadata byte for byte when everything fits one page", async () => {
     const h = new Harness();
     await h.initialize();
     const reply = await h.conn.handle({ jsonrpc: "2.0", id: 1, method: "tools/list" });
     assertServerMessage(JSON.parse(reply as string), "2025-11-25", { method: "tools/list" });
-    expect(reply).toBe(`{"jsonrpc":"2.0","id":1,"result":{"tools":${registry.toolsListJson}}}`);
+    expect(reply).toBe(`{"jsonrpc":"2.0","id":1,"result":{"tools":${JSON.stringify(registry.tools.filter((t) => !t.hidden).map((t) => t.wire))}}}`);
   });
 
   it("resolves options in one place and rejects bad ones", () => {
@@ -520,11 +520,11 @@ describe("validation messages", () => {
 
 describe("the server", () => {
   it("refuses a registry of another format", () => {
-    expect(() => createServer({ ...registry, format: 2 } as unknown as Registry)).toThrow(/format/);
+    expect(() => createServer({ ...registry, format: 1 } as unknown as Registry)).toThrow(/format/);
   });
 
   it("advertises no tools capability for a registry without tools", async () => {
-    const h = new Harness({ registry: { ...registry, tools: [], toolsListJson: "[]" } });
+    const h = new Harness({ registry: { ...registry, tools: [] } });
     expect((await h.result("server/discover")).capabilities).toEqual({ logging: {} });
     expect((await h.result("tools/list")).tools).toEqual([]);
   });

@@ -188,7 +188,7 @@ export class Server {
     readonly registry: Registry,
     options?: ServerOptions,
   ) {
-    if (registry.format !== 1) throw new Error(`Unsupported registry format ${String(registry.format)}; rebuild with a matching mcpgen`);
+    if (registry.format !== 2) throw new Error(`Unsupported registry format ${String(registry.format)}; rebuild with a matching mcpgen`);
     this.options = resolveServerOptions(options);
     this.requestState = new RequestStateCodec(this.options.requestStateSecret, this.options.requestStateTtlMs);
     for (const entry of registry.tools) {
@@ -211,17 +211,13 @@ export class Server {
     const { pageSize } = this.options;
     const listed = registry.tools.filter((tool) => !tool.hidden);
     this.pages = {
-      "tools/list": new Pages({ key: "tools", cursorPrefix: "", entries: listed, json: registry.toolsListJson }, pageSize, tail),
+      "tools/list": new Pages({ key: "tools", cursorPrefix: "", entries: listed }, pageSize, tail),
       ...(this.kinds.resources && {
-        "resources/list": new Pages({ key: "resources", cursorPrefix: "resource:", entries: registry.resources ?? [], json: registry.resourcesListJson ?? "[]" }, pageSize, tail),
-        "resources/templates/list": new Pages(
-          { key: "resourceTemplates", cursorPrefix: "template:", entries: templates, json: registry.resourceTemplatesListJson ?? "[]" },
-          pageSize,
-          tail,
-        ),
+        "resources/list": new Pages({ key: "resources", cursorPrefix: "resource:", entries: registry.resources ?? [] }, pageSize, tail),
+        "resources/templates/list": new Pages({ key: "resourceTemplates", cursorPrefix: "template:", entries: templates }, pageSize, tail),
       }),
       ...(this.kinds.prompts && {
-        "prompts/list": new Pages({ key: "prompts", cursorPrefix: "prompt:", entries: registry.prompts ?? [], json: registry.promptsListJson ?? "[]" }, pageSize, tail),
+        "prompts/list": new Pages({ key: "prompts", cursorPrefix: "prompt:", entries: registry.prompts ?? [] }, pageSize, tail),
       }),
     };
     const discover = {
