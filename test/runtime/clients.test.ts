@@ -297,6 +297,42 @@ describe("tools/list pagination with the official clients", () => {
   );
 });
 
+describe("structured results with the handler's own content, through the official clients", () => {
+  const content = [
+    { type: "text", text: "2 + 3 = 5" },
+    { type: "text", text: "Computed exactly.", annotations: { audience: ["user"] } },
+  ];
+
+  it(
+    "v1 receives the content next to structuredContent, and an invalid structured part is refused",
+    async () => {
+      const client = await connectV1(FIXTURE_SERVER, "2025-11-25");
+      expect(await client.callTool({ name: "structured_sum", arguments: { a: 2, b: 3 } }, undefined, REQUEST)).toEqual({ content, structuredContent: { sum: 5 } });
+      const bad = await client.callTool({ name: "structured_sum", arguments: { a: 2, b: 3, mode: "invalid" } }, undefined, REQUEST);
+      expect(bad.isError).toBe(true);
+      expect(bad.structuredContent).toBeUndefined();
+      expect(bad.content).toEqual([{ type: "text", text: 'Tool "structured_sum" returned output that does not match its outputSchema: /sum: must be number' }]);
+      await client.close();
+      wire();
+    },
+    TIMEOUT,
+  );
+
+  it.each(["auto", "legacy"] as const)(
+    "v2 (%s) receives the content next to structuredContent, and an invalid structured part is refused",
+    async (mode) => {
+      const client = await connectV2(FIXTURE_SERVER, mode);
+      expect(await client.callTool({ name: "structured_sum", arguments: { a: 2, b: 3 } }, REQUEST)).toMatchObject({ content, structuredContent: { sum: 5 } });
+      const bad = await client.callTool({ name: "structured_sum", arguments: { a: 2, b: 3, mode: "invalid" } }, REQUEST);
+      expect(bad.isError).toBe(true);
+      expect(bad.structuredContent).toBeUndefined();
+      await client.close();
+      wire();
+    },
+    TIMEOUT,
+  );
+});
+
 describe("MCP Inspector CLI", () => {
   /** Runs the inspector against `server`, behind a fresh wiretap. */
   function inspect(server: ServerCommand, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {

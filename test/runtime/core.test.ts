@@ -3,7 +3,7 @@
  * emits is checked against the spec schema of the version in force (see helpers/core.ts).
  */
 import { describe, expect, it } from "vitest";
-import { createServer, ERROR_TABLE, resolveServerOptions, ToolError, type Registry } from "../../packages/runtime/src/index.js";
+import { createServer, ERROR_TABLE, resolveServerOptions, structured, ToolError, type Registry } from "../../packages/runtime/src/index.js";
 import { describeValidationErrors } from "../../packages/runtime/src/validation.js";
 import { loads, registry } from "./fixtures/registry.mjs";
 import { delay, Harness, type Message } from "./helpers/core.js";
@@ -352,6 +352,35 @@ describe("tools/call", () => {
     expect(result.isError).toBe(true);
     expect(Harness.text(result)).toBe('Tool "bad_output" returned output that does not match its outputSchema: /sum: must be number');
     expect(h.errors).toHaveLength(1);
+  });
+
+  it("sends the content a handler gave with structured() next to its validated structuredContent", async () => {
+    const h = new Harness();
+    await h.initialize();
+    const reply = await h.conn.handle({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "structured_sum", arguments: { a: 2, b: 3 } } });
+    assertServerMessage(JSON.parse(reply as string), "2025-11-25", { method: "tools/call" });
+    const content = [{ type: "text", text: "2 + 3 = 5" }, { type: "text", text: "Computed exactly.", annotations: { audience: ["user"] } }];
+    expect(reply).toBe(JSON.stringify({ jsonrpc: "2.0", id: 7, result: { content, structuredContent: { sum: 5 } } }));
+  });
+
+  it("refuses a structured() value that breaks the outputSchema, content and all", async () => {
+    const h = new Harness();
+    await h.initialize();
+    const result = await h.call("structured_sum", { a: 2, b: 3, mode: "invalid" });
+    expect(result).toEqual({ content: [{ type: "text", text: 'Tool "structured_sum" returned output that does not match its outputSchema: /sum: must be number' }], isError: true });
+    expect(h.errors).toHaveLength(1);
+  });
+
+  it("takes a plain value with content and structuredContent members for the structured value itself", async () => {
+    const h = new Harness();
+    await h.initialize();
+    const value = { sum: 5, structuredContent: "not a wrapper", content: [{ type: "text", text: "not a wrapper either" }] };
+    expect(await h.call("structured_sum", { a: 2, b: 3, mode: "lookalike" })).toEqual({ content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value });
+  });
+
+  it("structured() takes text or content blocks", () => {
+    expect(structured({ sum: 1 }, "one")).toEqual({ structuredContent: { sum: 1 }, content: [{ type: "text", text: "one" }] });
+    expect(() => structured({ sum: 1 }, { type: "text", text: "one" } as never)).toThrow(TypeError);
   });
 
   it("does not output-validate isError results, and passes ToolError messages through", async () => {
