@@ -290,7 +290,7 @@ describe("tools/list pagination", () => {
     expect(error).toEqual({ code: -32602, message: "Invalid cursor" });
   });
 
-  it("sends the listed tools' wire metadata byte for byte when everything fits one page", async () => {
+  it("sends the listed tools' wire metadata byte for byte, in one page by default", async () => {
     const h = new Harness();
     await h.initialize();
     const reply = await h.conn.handle({ jsonrpc: "2.0", id: 1, method: "tools/list" });
@@ -298,9 +298,21 @@ describe("tools/list pagination", () => {
     expect(reply).toBe(`{"jsonrpc":"2.0","id":1,"result":{"tools":${JSON.stringify(registry.tools.filter((t) => !t.hidden).map((t) => t.wire))}}}`);
   });
 
+  it("sends every tool in one page unless a page size is set", async () => {
+    const { registry: wide } = (await import("./fixtures/wide-server.mjs")) as { registry: Registry };
+    const page = await new Harness({ registry: wide }).result("tools/list");
+    expect(page.tools).toHaveLength(150);
+    expect(page).not.toHaveProperty("nextCursor");
+    const paged = await new Harness({ registry: wide, pageSize: 100 }).result("tools/list");
+    expect(paged.tools).toHaveLength(100);
+    expect(typeof paged.nextCursor).toBe("string");
+  });
+
   it("resolves options in one place and rejects bad ones", () => {
-    expect(resolveServerOptions({})).toMatchObject({ pageSize: 100, ttlMs: 300_000, cacheScope: "public" });
+    expect(resolveServerOptions({})).toMatchObject({ pageSize: Infinity, ttlMs: 300_000, cacheScope: "public" });
+    expect(resolveServerOptions({ pageSize: Infinity }).pageSize).toBe(Infinity);
     expect(() => resolveServerOptions({ pageSize: 0 })).toThrow(RangeError);
+    expect(() => resolveServerOptions({ pageSize: 2.5 })).toThrow(RangeError);
     expect(() => resolveServerOptions({ ttlMs: -1 })).toThrow(RangeError);
   });
 });
