@@ -3,97 +3,516 @@
 import type { Registry, WireTool, WirePrompt, WireResource, WireResourceTemplate } from "@mcpgen/runtime";
 import type * as H from "./handlers.gen.js";
 
-/** The listed tools, byte for byte the `tools/list` payload. */
-const toolsListJson = "[{\"name\":\"add\",\"title\":\"Add two numbers\",\"description\":\"Adds two numbers and returns their sum.\",\"inputSchema\":{\"type\":\"object\",\"required\":[\"a\",\"b\"],\"additionalProperties\":false,\"properties\":{\"a\":{\"type\":\"number\",\"description\":\"First addend.\"},\"b\":{\"type\":\"number\",\"description\":\"Second addend.\"}}},\"outputSchema\":{\"type\":\"object\",\"required\":[\"sum\"],\"additionalProperties\":false,\"properties\":{\"sum\":{\"type\":\"number\"}}},\"annotations\":{\"readOnlyHint\":true,\"idempotentHint\":true,\"openWorldHint\":false}},{\"name\":\"create_task\",\"title\":\"Create a task\",\"description\":\"Creates a task and returns it with its new id.\",\"inputSchema\":{\"type\":\"object\",\"required\":[\"title\"],\"additionalProperties\":false,\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":200},\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"uniqueItems\":true},\"due\":{\"type\":\"string\",\"format\":\"date\"},\"assignee\":{\"$ref\":\"#/$defs/person\"}},\"$defs\":{\"person\":{\"type\":\"object\",\"description\":\"Someone a task can be assigned to.\",\"required\":[\"name\"],\"additionalProperties\":false,\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"email\":{\"type\":\"string\",\"format\":\"email\"}}}}},\"outputSchema\":{\"type\":\"object\",\"description\":\"A task, possibly with subtasks.\",\"required\":[\"id\",\"title\",\"status\",\"tags\"],\"additionalProperties\":false,\"properties\":{\"id\":{\"$ref\":\"#/$defs/task_taskId\"},\"title\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":200},\"status\":{\"$ref\":\"#/$defs/task_status\"},\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"uniqueItems\":true},\"due\":{\"type\":\"string\",\"format\":\"date\",\"description\":\"Due date (YYYY-MM-DD).\"},\"assignee\":{\"$ref\":\"#/$defs/person\"},\"subtasks\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/task\"},\"description\":\"Tasks nested under this one.\"}},\"$defs\":{\"person\":{\"type\":\"object\",\"description\":\"Someone a task can be assigned to.\",\"required\":[\"name\"],\"additionalProperties\":false,\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"email\":{\"type\":\"string\",\"format\":\"email\"}}},\"task\":{\"type\":\"object\",\"description\":\"A task, possibly with subtasks.\",\"required\":[\"id\",\"title\",\"status\",\"tags\"],\"additionalProperties\":false,\"properties\":{\"id\":{\"$ref\":\"#/$defs/task_taskId\"},\"title\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":200},\"status\":{\"$ref\":\"#/$defs/task_status\"},\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"uniqueItems\":true},\"due\":{\"type\":\"string\",\"format\":\"date\",\"description\":\"Due date (YYYY-MM-DD).\"},\"assignee\":{\"$ref\":\"#/$defs/person\"},\"subtasks\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/task\"},\"description\":\"Tasks nested under this one.\"}}},\"task_status\":{\"enum\":[\"open\",\"in_progress\",\"done\"],\"description\":\"Where the task stands.\"},\"task_taskId\":{\"type\":\"string\",\"pattern\":\"^T-[0-9]+$\",\"description\":\"A task id such as T-1.\"}}},\"annotations\":{\"title\":\"Create a task\",\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":false,\"openWorldHint\":false}},{\"name\":\"delete_task\",\"title\":\"Delete a task\",\"description\":\"Deletes a task and its subtasks for good.\",\"inputSchema\":{\"type\":\"object\",\"required\":[\"id\"],\"additionalProperties\":false,\"properties\":{\"id\":{\"$ref\":\"#/$defs/task_taskId\"}},\"$defs\":{\"task_taskId\":{\"type\":\"string\",\"pattern\":\"^T-[0-9]+$\",\"description\":\"A task id such as T-1.\"}}},\"outputSchema\":{\"type\":\"object\",\"required\":[\"deleted\"],\"additionalProperties\":false,\"properties\":{\"deleted\":{\"type\":\"boolean\",\"description\":\"False when no such task existed.\"}}},\"annotations\":{\"title\":\"Delete a task\",\"readOnlyHint\":false,\"destructiveHint\":true,\"idempotentHint\":true,\"openWorldHint\":false}},{\"name\":\"fetch_page_title\",\"title\":\"Fetch a web page's title\",\"description\":\"Downloads a web page and returns the text of its <title> element.\",\"inputSchema\":{\"type\":\"object\",\"required\":[\"url\"],\"additionalProperties\":false,\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"pattern\":\"^https?://\",\"description\":\"An http(s) URL.\"}}},\"annotations\":{\"readOnlyHint\":true,\"openWorldHint\":true}},{\"name\":\"get_task\",\"title\":\"Get a task\",\"description\":\"Returns one task by id.\",\"inputSchema\":{\"type\":\"object\",\"required\":[\"id\"],\"additionalProperties\":false,\"properties\":{\"id\":{\"$ref\":\"#/$defs/task_taskId\"}},\"$defs\":{\"task_taskId\":{\"type\":\"string\",\"pattern\":\"^T-[0-9]+$\",\"description\":\"A task id such as T-1.\"}}},\"outputSchema\":{\"type\":\"object\",\"description\":\"A task, possibly with subtasks.\",\"required\":[\"id\",\"title\",\"status\",\"tags\"],\"additionalProperties\":false,\"properties\":{\"id\":{\"$ref\":\"#/$defs/task_taskId\"},\"title\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":200},\"status\":{\"$ref\":\"#/$defs/task_status\"},\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"uniqueItems\":true},\"due\":{\"type\":\"string\",\"format\":\"date\",\"description\":\"Due date (YYYY-MM-DD).\"},\"assignee\":{\"$ref\":\"#/$defs/person\"},\"subtasks\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/task\"},\"description\":\"Tasks nested under this one.\"}},\"$defs\":{\"person\":{\"type\":\"object\",\"description\":\"Someone a task can be assigned to.\",\"required\":[\"name\"],\"additionalProperties\":false,\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"email\":{\"type\":\"string\",\"format\":\"email\"}}},\"task\":{\"type\":\"object\",\"description\":\"A task, possibly with subtasks.\",\"required\":[\"id\",\"title\",\"status\",\"tags\"],\"additionalProperties\":false,\"properties\":{\"id\":{\"$ref\":\"#/$defs/task_taskId\"},\"title\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":200},\"status\":{\"$ref\":\"#/$defs/task_status\"},\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"uniqueItems\":true},\"due\":{\"type\":\"string\",\"format\":\"date\",\"description\":\"Due date (YYYY-MM-DD).\"},\"assignee\":{\"$ref\":\"#/$defs/person\"},\"subtasks\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/task\"},\"description\":\"Tasks nested under this one.\"}}},\"task_status\":{\"enum\":[\"open\",\"in_progress\",\"done\"],\"description\":\"Where the task stands.\"},\"task_taskId\":{\"type\":\"string\",\"pattern\":\"^T-[0-9]+$\",\"description\":\"A task id such as T-1.\"}}},\"annotations\":{\"readOnlyHint\":true,\"openWorldHint\":false}},{\"name\":\"list_tasks\",\"title\":\"List tasks\",\"description\":\"Lists tasks, optionally filtered by status and tag, newest first.\",\"inputSchema\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"status\":{\"$ref\":\"#/$defs/task_status\"},\"tag\":{\"type\":\"string\",\"description\":\"Only tasks carrying this tag.\"},\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"default\":20}},\"$defs\":{\"task_status\":{\"enum\":[\"open\",\"in_progress\",\"done\"],\"description\":\"Where the task stands.\"}}},\"outputSchema\":{\"type\":\"object\",\"required\":[\"tasks\",\"total\"],\"additionalProperties\":false,\"properties\":{\"tasks\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/task\"}},\"total\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"Matching tasks before the limit.\"}},\"$defs\":{\"person\":{\"type\":\"object\",\"description\":\"Someone a task can be assigned to.\",\"required\":[\"name\"],\"additionalProperties\":false,\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"email\":{\"type\":\"string\",\"format\":\"email\"}}},\"task\":{\"type\":\"object\",\"description\":\"A task, possibly with subtasks.\",\"required\":[\"id\",\"title\",\"status\",\"tags\"],\"additionalProperties\":false,\"properties\":{\"id\":{\"$ref\":\"#/$defs/task_taskId\"},\"title\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":200},\"status\":{\"$ref\":\"#/$defs/task_status\"},\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"uniqueItems\":true},\"due\":{\"type\":\"string\",\"format\":\"date\",\"description\":\"Due date (YYYY-MM-DD).\"},\"assignee\":{\"$ref\":\"#/$defs/person\"},\"subtasks\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/task\"},\"description\":\"Tasks nested under this one.\"}}},\"task_status\":{\"enum\":[\"open\",\"in_progress\",\"done\"],\"description\":\"Where the task stands.\"},\"task_taskId\":{\"type\":\"string\",\"pattern\":\"^T-[0-9]+$\",\"description\":\"A task id such as T-1.\"}}},\"annotations\":{\"title\":\"List tasks\",\"readOnlyHint\":true,\"openWorldHint\":false}},{\"name\":\"update_task\",\"title\":\"Update a task\",\"description\":\"Sets fields of an existing task. Setting the same values again changes nothing.\",\"inputSchema\":{\"type\":\"object\",\"required\":[\"id\"],\"additionalProperties\":false,\"minProperties\":2,\"properties\":{\"id\":{\"$ref\":\"#/$defs/task_taskId\"},\"title\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":200},\"status\":{\"$ref\":\"#/$defs/task_status\"},\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"uniqueItems\":true},\"due\":{\"type\":\"string\",\"format\":\"date\"}},\"$defs\":{\"task_status\":{\"enum\":[\"open\",\"in_progress\",\"done\"],\"description\":\"Where the task stands.\"},\"task_taskId\":{\"type\":\"string\",\"pattern\":\"^T-[0-9]+$\",\"description\":\"A task id such as T-1.\"}}},\"outputSchema\":{\"type\":\"object\",\"description\":\"A task, possibly with subtasks.\",\"required\":[\"id\",\"title\",\"status\",\"tags\"],\"additionalProperties\":false,\"properties\":{\"id\":{\"$ref\":\"#/$defs/task_taskId\"},\"title\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":200},\"status\":{\"$ref\":\"#/$defs/task_status\"},\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"uniqueItems\":true},\"due\":{\"type\":\"string\",\"format\":\"date\",\"description\":\"Due date (YYYY-MM-DD).\"},\"assignee\":{\"$ref\":\"#/$defs/person\"},\"subtasks\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/task\"},\"description\":\"Tasks nested under this one.\"}},\"$defs\":{\"person\":{\"type\":\"object\",\"description\":\"Someone a task can be assigned to.\",\"required\":[\"name\"],\"additionalProperties\":false,\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"email\":{\"type\":\"string\",\"format\":\"email\"}}},\"task\":{\"type\":\"object\",\"description\":\"A task, possibly with subtasks.\",\"required\":[\"id\",\"title\",\"status\",\"tags\"],\"additionalProperties\":false,\"properties\":{\"id\":{\"$ref\":\"#/$defs/task_taskId\"},\"title\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":200},\"status\":{\"$ref\":\"#/$defs/task_status\"},\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"uniqueItems\":true},\"due\":{\"type\":\"string\",\"format\":\"date\",\"description\":\"Due date (YYYY-MM-DD).\"},\"assignee\":{\"$ref\":\"#/$defs/person\"},\"subtasks\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/task\"},\"description\":\"Tasks nested under this one.\"}}},\"task_status\":{\"enum\":[\"open\",\"in_progress\",\"done\"],\"description\":\"Where the task stands.\"},\"task_taskId\":{\"type\":\"string\",\"pattern\":\"^T-[0-9]+$\",\"description\":\"A task id such as T-1.\"}}},\"annotations\":{\"title\":\"Update a task\",\"readOnlyHint\":false,\"destructiveHint\":true,\"idempotentHint\":true,\"openWorldHint\":false}}]";
-const listed: WireTool[] = JSON.parse(toolsListJson);
-const hidden: WireTool[] = JSON.parse("[{\"name\":\"server_stats\",\"description\":\"Internal counters of this server, for operators (callable, not listed).\",\"inputSchema\":{\"type\":\"object\",\"additionalProperties\":false},\"outputSchema\":{\"type\":\"object\",\"required\":[\"tasks\",\"uptimeSeconds\"],\"properties\":{\"tasks\":{\"type\":\"integer\",\"minimum\":0},\"uptimeSeconds\":{\"type\":\"number\",\"minimum\":0}}},\"annotations\":{\"readOnlyHint\":true,\"openWorldHint\":false}}]");
-const resourcesListJson = "[{\"uri\":\"tasks://readme\",\"name\":\"readme\",\"title\":\"How to use this server\",\"description\":\"A short guide to the task tools, written into the schema file (no handler needed).\",\"mimeType\":\"text/markdown\",\"size\":107,\"annotations\":{\"audience\":[\"user\",\"assistant\"],\"priority\":0.8}},{\"uri\":\"tasks://stats\",\"name\":\"stats\",\"title\":\"Task statistics\",\"description\":\"Counts of tasks by status, computed when read.\",\"mimeType\":\"application/json\"}]";
-const resourceList: WireResource[] = JSON.parse(resourcesListJson);
-const resourceTemplatesListJson = "[{\"uriTemplate\":\"tasks://task/{id}\",\"name\":\"task\",\"title\":\"A task\",\"description\":\"One task as JSON, by id.\",\"mimeType\":\"application/json\"},{\"uriTemplate\":\"tasks://status/{status}{?limit}\",\"name\":\"tasks_by_status\",\"title\":\"Tasks by status\",\"description\":\"The tasks in one status, newest first, as JSON.\",\"mimeType\":\"application/json\"}]";
-const templateList: WireResourceTemplate[] = JSON.parse(resourceTemplatesListJson);
-const promptsListJson = "[{\"name\":\"plan_day\",\"title\":\"Plan my day\",\"description\":\"Asks the model to pick the tasks to do today.\",\"arguments\":[{\"name\":\"focus\",\"description\":\"What the day is about.\",\"required\":true},{\"name\":\"max_tasks\",\"description\":\"How many tasks to pick (1-10).\"}]},{\"name\":\"summarize_task\",\"title\":\"Summarize a task\",\"description\":\"Embeds a task and asks for a one-paragraph summary.\",\"arguments\":[{\"name\":\"id\",\"description\":\"The task id.\",\"required\":true}]}]";
-const promptList: WirePrompt[] = JSON.parse(promptsListJson);
+// Each entry's metadata exactly as its list sends it; the listed tools, in this order, are `tools/list`.
 
+const toolAdd: WireTool = {
+  "name": "add",
+  "title": "Add two numbers",
+  "description": "Adds two numbers and returns their sum.",
+  "inputSchema": {
+    "type": "object",
+    "required": ["a", "b"],
+    "additionalProperties": false,
+    "properties": {
+      "a": {"type": "number", "description": "First addend."},
+      "b": {"type": "number", "description": "Second addend."}
+    }
+  },
+  "outputSchema": {
+    "type": "object",
+    "required": ["sum"],
+    "additionalProperties": false,
+    "properties": {"sum": {"type": "number"}}
+  },
+  "annotations": {"readOnlyHint": true, "idempotentHint": true, "openWorldHint": false}
+};
+
+const toolCreateTask: WireTool = {
+  "name": "create_task",
+  "title": "Create a task",
+  "description": "Creates a task and returns it with its new id.",
+  "inputSchema": {
+    "type": "object",
+    "required": ["title"],
+    "additionalProperties": false,
+    "properties": {
+      "title": {"type": "string", "minLength": 1, "maxLength": 200},
+      "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": true},
+      "due": {"type": "string", "format": "date"},
+      "assignee": {"$ref": "#/$defs/person"}
+    },
+    "$defs": {
+      "person": {
+        "type": "object",
+        "description": "Someone a task can be assigned to.",
+        "required": ["name"],
+        "additionalProperties": false,
+        "properties": {
+          "name": {"type": "string", "minLength": 1, "maxLength": 100},
+          "email": {"type": "string", "format": "email"}
+        }
+      }
+    }
+  },
+  "outputSchema": {
+    "type": "object",
+    "description": "A task, possibly with subtasks.",
+    "required": ["id", "title", "status", "tags"],
+    "additionalProperties": false,
+    "properties": {
+      "id": {"$ref": "#/$defs/task_taskId"},
+      "title": {"type": "string", "minLength": 1, "maxLength": 200},
+      "status": {"$ref": "#/$defs/task_status"},
+      "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": true},
+      "due": {"type": "string", "format": "date", "description": "Due date (YYYY-MM-DD)."},
+      "assignee": {"$ref": "#/$defs/person"},
+      "subtasks": {
+        "type": "array",
+        "items": {"$ref": "#/$defs/task"},
+        "description": "Tasks nested under this one."
+      }
+    },
+    "$defs": {
+      "person": {
+        "type": "object",
+        "description": "Someone a task can be assigned to.",
+        "required": ["name"],
+        "additionalProperties": false,
+        "properties": {
+          "name": {"type": "string", "minLength": 1, "maxLength": 100},
+          "email": {"type": "string", "format": "email"}
+        }
+      },
+      "task": {
+        "type": "object",
+        "description": "A task, possibly with subtasks.",
+        "required": ["id", "title", "status", "tags"],
+        "additionalProperties": false,
+        "properties": {
+          "id": {"$ref": "#/$defs/task_taskId"},
+          "title": {"type": "string", "minLength": 1, "maxLength": 200},
+          "status": {"$ref": "#/$defs/task_status"},
+          "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": true},
+          "due": {"type": "string", "format": "date", "description": "Due date (YYYY-MM-DD)."},
+          "assignee": {"$ref": "#/$defs/person"},
+          "subtasks": {
+            "type": "array",
+            "items": {"$ref": "#/$defs/task"},
+            "description": "Tasks nested under this one."
+          }
+        }
+      },
+      "task_status": {"enum": ["open", "in_progress", "done"], "description": "Where the task stands."},
+      "task_taskId": {"type": "string", "pattern": "^T-[0-9]+$", "description": "A task id such as T-1."}
+    }
+  },
+  "annotations": {
+    "title": "Create a task",
+    "readOnlyHint": false,
+    "destructiveHint": false,
+    "idempotentHint": false,
+    "openWorldHint": false
+  }
+};
+
+const toolDeleteTask: WireTool = {
+  "name": "delete_task",
+  "title": "Delete a task",
+  "description": "Deletes a task and its subtasks for good.",
+  "inputSchema": {
+    "type": "object",
+    "required": ["id"],
+    "additionalProperties": false,
+    "properties": {"id": {"$ref": "#/$defs/task_taskId"}},
+    "$defs": {
+      "task_taskId": {"type": "string", "pattern": "^T-[0-9]+$", "description": "A task id such as T-1."}
+    }
+  },
+  "outputSchema": {
+    "type": "object",
+    "required": ["deleted"],
+    "additionalProperties": false,
+    "properties": {"deleted": {"type": "boolean", "description": "False when no such task existed."}}
+  },
+  "annotations": {
+    "title": "Delete a task",
+    "readOnlyHint": false,
+    "destructiveHint": true,
+    "idempotentHint": true,
+    "openWorldHint": false
+  }
+};
+
+const toolFetchPageTitle: WireTool = {
+  "name": "fetch_page_title",
+  "title": "Fetch a web page's title",
+  "description": "Downloads a web page and returns the text of its <title> element.",
+  "inputSchema": {
+    "type": "object",
+    "required": ["url"],
+    "additionalProperties": false,
+    "properties": {
+      "url": {"type": "string", "format": "uri", "pattern": "^https?://", "description": "An http(s) URL."}
+    }
+  },
+  "annotations": {"readOnlyHint": true, "openWorldHint": true}
+};
+
+const toolGetTask: WireTool = {
+  "name": "get_task",
+  "title": "Get a task",
+  "description": "Returns one task by id.",
+  "inputSchema": {
+    "type": "object",
+    "required": ["id"],
+    "additionalProperties": false,
+    "properties": {"id": {"$ref": "#/$defs/task_taskId"}},
+    "$defs": {
+      "task_taskId": {"type": "string", "pattern": "^T-[0-9]+$", "description": "A task id such as T-1."}
+    }
+  },
+  "outputSchema": {
+    "type": "object",
+    "description": "A task, possibly with subtasks.",
+    "required": ["id", "title", "status", "tags"],
+    "additionalProperties": false,
+    "properties": {
+      "id": {"$ref": "#/$defs/task_taskId"},
+      "title": {"type": "string", "minLength": 1, "maxLength": 200},
+      "status": {"$ref": "#/$defs/task_status"},
+      "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": true},
+      "due": {"type": "string", "format": "date", "description": "Due date (YYYY-MM-DD)."},
+      "assignee": {"$ref": "#/$defs/person"},
+      "subtasks": {
+        "type": "array",
+        "items": {"$ref": "#/$defs/task"},
+        "description": "Tasks nested under this one."
+      }
+    },
+    "$defs": {
+      "person": {
+        "type": "object",
+        "description": "Someone a task can be assigned to.",
+        "required": ["name"],
+        "additionalProperties": false,
+        "properties": {
+          "name": {"type": "string", "minLength": 1, "maxLength": 100},
+          "email": {"type": "string", "format": "email"}
+        }
+      },
+      "task": {
+        "type": "object",
+        "description": "A task, possibly with subtasks.",
+        "required": ["id", "title", "status", "tags"],
+        "additionalProperties": false,
+        "properties": {
+          "id": {"$ref": "#/$defs/task_taskId"},
+          "title": {"type": "string", "minLength": 1, "maxLength": 200},
+          "status": {"$ref": "#/$defs/task_status"},
+          "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": true},
+          "due": {"type": "string", "format": "date", "description": "Due date (YYYY-MM-DD)."},
+          "assignee": {"$ref": "#/$defs/person"},
+          "subtasks": {
+            "type": "array",
+            "items": {"$ref": "#/$defs/task"},
+            "description": "Tasks nested under this one."
+          }
+        }
+      },
+      "task_status": {"enum": ["open", "in_progress", "done"], "description": "Where the task stands."},
+      "task_taskId": {"type": "string", "pattern": "^T-[0-9]+$", "description": "A task id such as T-1."}
+    }
+  },
+  "annotations": {"readOnlyHint": true, "openWorldHint": false}
+};
+
+const toolListTasks: WireTool = {
+  "name": "list_tasks",
+  "title": "List tasks",
+  "description": "Lists tasks, optionally filtered by status and tag, newest first.",
+  "inputSchema": {
+    "type": "object",
+    "additionalProperties": false,
+    "properties": {
+      "status": {"$ref": "#/$defs/task_status"},
+      "tag": {"type": "string", "description": "Only tasks carrying this tag."},
+      "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20}
+    },
+    "$defs": {
+      "task_status": {"enum": ["open", "in_progress", "done"], "description": "Where the task stands."}
+    }
+  },
+  "outputSchema": {
+    "type": "object",
+    "required": ["tasks", "total"],
+    "additionalProperties": false,
+    "properties": {
+      "tasks": {"type": "array", "items": {"$ref": "#/$defs/task"}},
+      "total": {"type": "integer", "minimum": 0, "description": "Matching tasks before the limit."}
+    },
+    "$defs": {
+      "person": {
+        "type": "object",
+        "description": "Someone a task can be assigned to.",
+        "required": ["name"],
+        "additionalProperties": false,
+        "properties": {
+          "name": {"type": "string", "minLength": 1, "maxLength": 100},
+          "email": {"type": "string", "format": "email"}
+        }
+      },
+      "task": {
+        "type": "object",
+        "description": "A task, possibly with subtasks.",
+        "required": ["id", "title", "status", "tags"],
+        "additionalProperties": false,
+        "properties": {
+          "id": {"$ref": "#/$defs/task_taskId"},
+          "title": {"type": "string", "minLength": 1, "maxLength": 200},
+          "status": {"$ref": "#/$defs/task_status"},
+          "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": true},
+          "due": {"type": "string", "format": "date", "description": "Due date (YYYY-MM-DD)."},
+          "assignee": {"$ref": "#/$defs/person"},
+          "subtasks": {
+            "type": "array",
+            "items": {"$ref": "#/$defs/task"},
+            "description": "Tasks nested under this one."
+          }
+        }
+      },
+      "task_status": {"enum": ["open", "in_progress", "done"], "description": "Where the task stands."},
+      "task_taskId": {"type": "string", "pattern": "^T-[0-9]+$", "description": "A task id such as T-1."}
+    }
+  },
+  "annotations": {"title": "List tasks", "readOnlyHint": true, "openWorldHint": false}
+};
+
+// Hidden: callable, not listed.
+const toolServerStats: WireTool = {
+  "name": "server_stats",
+  "description": "Internal counters of this server, for operators (callable, not listed).",
+  "inputSchema": {"type": "object", "additionalProperties": false},
+  "outputSchema": {
+    "type": "object",
+    "required": ["tasks", "uptimeSeconds"],
+    "properties": {"tasks": {"type": "integer", "minimum": 0}, "uptimeSeconds": {"type": "number", "minimum": 0}}
+  },
+  "annotations": {"readOnlyHint": true, "openWorldHint": false}
+};
+
+const toolUpdateTask: WireTool = {
+  "name": "update_task",
+  "title": "Update a task",
+  "description": "Sets fields of an existing task. Setting the same values again changes nothing.",
+  "inputSchema": {
+    "type": "object",
+    "required": ["id"],
+    "additionalProperties": false,
+    "minProperties": 2,
+    "properties": {
+      "id": {"$ref": "#/$defs/task_taskId"},
+      "title": {"type": "string", "minLength": 1, "maxLength": 200},
+      "status": {"$ref": "#/$defs/task_status"},
+      "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": true},
+      "due": {"type": "string", "format": "date"}
+    },
+    "$defs": {
+      "task_status": {"enum": ["open", "in_progress", "done"], "description": "Where the task stands."},
+      "task_taskId": {"type": "string", "pattern": "^T-[0-9]+$", "description": "A task id such as T-1."}
+    }
+  },
+  "outputSchema": {
+    "type": "object",
+    "description": "A task, possibly with subtasks.",
+    "required": ["id", "title", "status", "tags"],
+    "additionalProperties": false,
+    "properties": {
+      "id": {"$ref": "#/$defs/task_taskId"},
+      "title": {"type": "string", "minLength": 1, "maxLength": 200},
+      "status": {"$ref": "#/$defs/task_status"},
+      "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": true},
+      "due": {"type": "string", "format": "date", "description": "Due date (YYYY-MM-DD)."},
+      "assignee": {"$ref": "#/$defs/person"},
+      "subtasks": {
+        "type": "array",
+        "items": {"$ref": "#/$defs/task"},
+        "description": "Tasks nested under this one."
+      }
+    },
+    "$defs": {
+      "person": {
+        "type": "object",
+        "description": "Someone a task can be assigned to.",
+        "required": ["name"],
+        "additionalProperties": false,
+        "properties": {
+          "name": {"type": "string", "minLength": 1, "maxLength": 100},
+          "email": {"type": "string", "format": "email"}
+        }
+      },
+      "task": {
+        "type": "object",
+        "description": "A task, possibly with subtasks.",
+        "required": ["id", "title", "status", "tags"],
+        "additionalProperties": false,
+        "properties": {
+          "id": {"$ref": "#/$defs/task_taskId"},
+          "title": {"type": "string", "minLength": 1, "maxLength": 200},
+          "status": {"$ref": "#/$defs/task_status"},
+          "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": true},
+          "due": {"type": "string", "format": "date", "description": "Due date (YYYY-MM-DD)."},
+          "assignee": {"$ref": "#/$defs/person"},
+          "subtasks": {
+            "type": "array",
+            "items": {"$ref": "#/$defs/task"},
+            "description": "Tasks nested under this one."
+          }
+        }
+      },
+      "task_status": {"enum": ["open", "in_progress", "done"], "description": "Where the task stands."},
+      "task_taskId": {"type": "string", "pattern": "^T-[0-9]+$", "description": "A task id such as T-1."}
+    }
+  },
+  "annotations": {
+    "title": "Update a task",
+    "readOnlyHint": false,
+    "destructiveHint": true,
+    "idempotentHint": true,
+    "openWorldHint": false
+  }
+};
+
+const resourceReadme: WireResource = {
+  "uri": "tasks://readme",
+  "name": "readme",
+  "title": "How to use this server",
+  "description": "A short guide to the task tools, written into the schema file (no handler needed).",
+  "mimeType": "text/markdown",
+  "size": 107,
+  "annotations": {"audience": ["user", "assistant"], "priority": 0.8}
+};
+
+const resourceStats: WireResource = {
+  "uri": "tasks://stats",
+  "name": "stats",
+  "title": "Task statistics",
+  "description": "Counts of tasks by status, computed when read.",
+  "mimeType": "application/json"
+};
+
+const templateTask: WireResourceTemplate = {
+  "uriTemplate": "tasks://task/{id}",
+  "name": "task",
+  "title": "A task",
+  "description": "One task as JSON, by id.",
+  "mimeType": "application/json"
+};
+
+const templateTasksByStatus: WireResourceTemplate = {
+  "uriTemplate": "tasks://status/{status}{?limit}",
+  "name": "tasks_by_status",
+  "title": "Tasks by status",
+  "description": "The tasks in one status, newest first, as JSON.",
+  "mimeType": "application/json"
+};
+
+const promptPlanDay: WirePrompt = {
+  "name": "plan_day",
+  "title": "Plan my day",
+  "description": "Asks the model to pick the tasks to do today.",
+  "arguments": [
+    {"name": "focus", "description": "What the day is about.", "required": true},
+    {"name": "max_tasks", "description": "How many tasks to pick (1-10)."}
+  ]
+};
+
+const promptSummarizeTask: WirePrompt = {
+  "name": "summarize_task",
+  "title": "Summarize a task",
+  "description": "Embeds a task and asks for a one-paragraph summary.",
+  "arguments": [{"name": "id", "description": "The task id.", "required": true}]
+};
+
+// Validators and handlers load on first use. Each handler module is checked against its tool's handler
+// type here, so a handler that drifts from its schemas fails to compile even without its own annotation.
 export const registry: Registry = {
-  format: 1,
+  format: 2,
   server: {"name":"mcpgen-example-tasks","version":"1.0.0","title":"Tasks (mcpgen example)","description":"A small task tracker: list, read, create, update and delete tasks, plus a page-title fetcher.","websiteUrl":"https://example.com/mcpgen-example"},
   instructions: "Use list_tasks to find tasks before changing them. Task ids look like T-1, T-2, ...",
   tools: [
     {
       name: "add",
       hidden: false,
-      wire: listed[0]!,
+      wire: toolAdd,
       validators: () => import("./validators/add.gen.js"),
-      handler: () => import("../src/handlers/add.js"),
+      handler: (): Promise<{ default: H.AddHandler }> => import("../src/handlers/add.js"),
     },
     {
       name: "create_task",
       hidden: false,
-      wire: listed[1]!,
+      wire: toolCreateTask,
       validators: () => import("./validators/create_task.gen.js"),
-      handler: () => import("../src/handlers/create_task.js"),
+      handler: (): Promise<{ default: H.CreateTaskHandler }> => import("../src/handlers/create_task.js"),
     },
     {
       name: "delete_task",
       hidden: false,
-      wire: listed[2]!,
+      wire: toolDeleteTask,
       validators: () => import("./validators/delete_task.gen.js"),
-      handler: () => import("../src/handlers/delete_task.js"),
+      handler: (): Promise<{ default: H.DeleteTaskHandler }> => import("../src/handlers/delete_task.js"),
     },
     {
       name: "fetch_page_title",
       hidden: false,
-      wire: listed[3]!,
+      wire: toolFetchPageTitle,
       validators: () => import("./validators/fetch_page_title.gen.js"),
-      handler: () => import("../src/handlers/fetch_page_title.js"),
+      handler: (): Promise<{ default: H.FetchPageTitleHandler }> => import("../src/handlers/fetch_page_title.js"),
     },
     {
       name: "get_task",
       hidden: false,
-      wire: listed[4]!,
+      wire: toolGetTask,
       validators: () => import("./validators/get_task.gen.js"),
-      handler: () => import("../src/handlers/get_task.js"),
+      handler: (): Promise<{ default: H.GetTaskHandler }> => import("../src/handlers/get_task.js"),
     },
     {
       name: "list_tasks",
       hidden: false,
-      wire: listed[5]!,
+      wire: toolListTasks,
       validators: () => import("./validators/list_tasks.gen.js"),
-      handler: () => import("../src/handlers/list_tasks.js"),
+      handler: (): Promise<{ default: H.ListTasksHandler }> => import("../src/handlers/list_tasks.js"),
     },
     {
       name: "server_stats",
       hidden: true,
-      wire: hidden[0]!,
+      wire: toolServerStats,
       validators: () => import("./validators/server_stats.gen.js"),
-      handler: () => import("../src/handlers/server_stats.js"),
+      handler: (): Promise<{ default: H.ServerStatsHandler }> => import("../src/handlers/server_stats.js"),
     },
     {
       name: "update_task",
       hidden: false,
-      wire: listed[6]!,
+      wire: toolUpdateTask,
       validators: () => import("./validators/update_task.gen.js"),
-      handler: () => import("../src/handlers/update_task.js"),
+      handler: (): Promise<{ default: H.UpdateTaskHandler }> => import("../src/handlers/update_task.js"),
     },
   ],
-  toolsListJson,
   resources: [
     {
       name: "readme",
-      wire: resourceList[0]!,
+      wire: resourceReadme,
       contents: {"uri":"tasks://readme","mimeType":"text/markdown","text":"# Tasks\n\nList tasks with `list_tasks`, then read, create, update or delete them by id (`T-1`, `T-2`, ...).\n"},
     },
     {
       name: "stats",
-      wire: resourceList[1]!,
+      wire: resourceStats,
       handler: (): Promise<{ default: H.StatsResourceHandler }> => import("../src/handlers/resources/stats.js"),
     },
   ],
-  resourcesListJson,
   resourceTemplates: [
     {
       name: "task",
-      wire: templateList[0]!,
+      wire: templateTask,
       variables: ["id"],
       validators: () => import("./validators/resources/task.gen.js"),
       handler: (): Promise<{ default: H.TaskResourceHandler; complete: H.TaskResourceCompletions }> => import("../src/handlers/resources/task.js"),
@@ -101,29 +520,27 @@ export const registry: Registry = {
     },
     {
       name: "tasks_by_status",
-      wire: templateList[1]!,
+      wire: templateTasksByStatus,
       variables: ["status","limit"],
       validators: () => import("./validators/resources/tasks_by_status.gen.js"),
       handler: (): Promise<{ default: H.TasksByStatusResourceHandler }> => import("../src/handlers/resources/tasks_by_status.js"),
       completions: Object.assign(Object.create(null), {"status":["open","in_progress","done"]}),
     },
   ],
-  resourceTemplatesListJson,
   prompts: [
     {
       name: "plan_day",
-      wire: promptList[0]!,
+      wire: promptPlanDay,
       validators: () => import("./validators/prompts/plan_day.gen.js"),
       handler: (): Promise<{ default: H.PlanDayPromptHandler }> => import("../src/handlers/prompts/plan_day.js"),
       completions: Object.assign(Object.create(null), {"focus":["work","personal","anything"]}),
     },
     {
       name: "summarize_task",
-      wire: promptList[1]!,
+      wire: promptSummarizeTask,
       validators: () => import("./validators/prompts/summarize_task.gen.js"),
       handler: (): Promise<{ default: H.SummarizeTaskPromptHandler; complete: H.SummarizeTaskPromptCompletions }> => import("../src/handlers/prompts/summarize_task.js"),
       completions: Object.assign(Object.create(null), {"id":"handler"}),
     },
   ],
-  promptsListJson,
 };

@@ -3,284 +3,545 @@
 import type { Registry, WireTool, WirePrompt, WireResource, WireResourceTemplate } from "@mcpgen/runtime";
 import type * as H from "./handlers.gen.js";
 
-/** The listed tools, byte for byte the `tools/list` payload. */
-const toolsListJson = "[{\"name\":\"json_schema_2020_12_tool\",\"description\":\"Tool with JSON Schema 2020-12 features\",\"inputSchema\":{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"address\":{\"$ref\":\"#/$defs/address\"},\"contactMethod\":{\"type\":\"string\",\"enum\":[\"phone\",\"email\"]},\"phone\":{\"type\":\"string\"},\"email\":{\"type\":\"string\"}},\"allOf\":[{\"anyOf\":[{\"properties\":{\"phone\":{\"type\":\"string\"}},\"required\":[\"phone\"]},{\"properties\":{\"email\":{\"type\":\"string\"}},\"required\":[\"email\"]}]}],\"if\":{\"properties\":{\"contactMethod\":{\"const\":\"phone\"}},\"required\":[\"contactMethod\"]},\"then\":{\"properties\":{\"phone\":{\"type\":\"string\"}},\"required\":[\"phone\"]},\"else\":{\"properties\":{\"email\":{\"type\":\"string\"}},\"required\":[\"email\"]},\"additionalProperties\":false,\"$defs\":{\"address\":{\"type\":\"object\",\"properties\":{\"street\":{\"type\":\"string\"},\"city\":{\"type\":\"string\"}}}}}},{\"name\":\"test_audio_content\",\"description\":\"Returns a tiny WAV file.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}},{\"name\":\"test_custom_headers\",\"description\":\"Echoes a region mirrored into the Mcp-Param-Region header (x-mcp-header).\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"region\":{\"type\":\"string\",\"description\":\"Where to run\",\"x-mcp-header\":\"Region\"},\"query\":{\"type\":\"string\"}},\"required\":[\"region\"],\"additionalProperties\":false}},{\"name\":\"test_elicitation\",\"description\":\"Asks the user for a username and an email.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"message\":{\"type\":\"string\",\"description\":\"The message to show the user\"}},\"required\":[\"message\"],\"additionalProperties\":false}},{\"name\":\"test_elicitation_sep1034_defaults\",\"description\":\"Elicits a form whose fields all have defaults (SEP-1034).\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}},{\"name\":\"test_elicitation_sep1330_enums\",\"description\":\"Elicits a form with every enum variant (SEP-1330).\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}},{\"name\":\"test_embedded_resource\",\"description\":\"Returns an embedded text resource.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}},{\"name\":\"test_error_handling\",\"description\":\"Always fails with a tool error.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}},{\"name\":\"test_image_content\",\"description\":\"Returns a 1x1 red PNG.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}},{\"name\":\"test_input_required_result_capabilities\",\"description\":\"2026: asks only for what the client declared.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}},{\"name\":\"test_input_required_result_elicitation\",\"description\":\"2026: asks the user's name through an input_required round.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}},{\"name\":\"test_input_required_result_list_roots\",\"description\":\"2026: asks for the client's roots through an input_required round.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}},{\"name\":\"test_input_required_result_multi_round\",\"description\":\"2026: asks in two rounds.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}},{\"name\":\"test_input_required_result_multiple_inputs\",\"description\":\"2026: asks for a name, a greeting and the roots in one round.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}},{\"name\":\"test_input_required_result_request_state\",\"description\":\"2026: round-trips a sealed requestState.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}},{\"name\":\"test_input_required_result_sampling\",\"description\":\"2026: asks the model through an input_required round.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}},{\"name\":\"test_input_required_result_tampered_state\",\"description\":\"2026: rejects a tampered requestState.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}},{\"name\":\"test_logging_tool\",\"description\":\"Logs at every level; the 2026 era sends nothing unless the request set a log level.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}},{\"name\":\"test_missing_capability\",\"description\":\"Needs sampling; refuses clients that did not declare it.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}},{\"name\":\"test_multiple_content_types\",\"description\":\"Returns text, an image and an embedded resource.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}},{\"name\":\"test_reconnection\",\"description\":\"Reports progress over a while, so that its SSE stream can be resumed.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}},{\"name\":\"test_sampling\",\"description\":\"Asks the client's model to answer a prompt.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"prompt\":{\"type\":\"string\",\"description\":\"The prompt to send to the LLM\"}},\"required\":[\"prompt\"],\"additionalProperties\":false}},{\"name\":\"test_simple_text\",\"description\":\"Returns a simple text response.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}},{\"name\":\"test_streaming_elicitation\",\"description\":\"2026: elicits mid-call; the answer must come as an input_required round, never as a request on the stream.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}},{\"name\":\"test_tool_with_logging\",\"description\":\"Sends three info log messages while it runs.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}},{\"name\":\"test_tool_with_progress\",\"description\":\"Reports progress 0, 50 and 100 of 100.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}},{\"name\":\"test_trigger_prompt_change\",\"description\":\"Diagnostic hook of the conformance suite: announces that the prompt list changed (notifications/prompts/list_changed) to every listening client.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}},{\"name\":\"test_trigger_tool_change\",\"description\":\"Diagnostic hook of the conformance suite: announces that the tool list changed (notifications/tools/list_changed) to every listening client.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}}]";
-const listed: WireTool[] = JSON.parse(toolsListJson);
-const hidden: WireTool[] = JSON.parse("[]");
-const resourcesListJson = "[{\"uri\":\"test://static-binary\",\"name\":\"static_binary\",\"title\":\"Static binary\",\"description\":\"A 1x1 red PNG written into its schema file, base64 (resources-read-binary).\",\"mimeType\":\"image/png\",\"size\":70},{\"uri\":\"test://static-text\",\"name\":\"static_text\",\"title\":\"Static text\",\"description\":\"A text resource written into its schema file (resources-read-text).\",\"mimeType\":\"text/plain\",\"size\":48},{\"uri\":\"test://watched-resource\",\"name\":\"watched_resource\",\"title\":\"Watched resource\",\"description\":\"A resource clients subscribe to (resources-subscribe, resources-unsubscribe); read by a handler.\",\"mimeType\":\"text/plain\"}]";
-const resourceList: WireResource[] = JSON.parse(resourcesListJson);
-const resourceTemplatesListJson = "[{\"uriTemplate\":\"test://template/{id}/data\",\"name\":\"template_data\",\"title\":\"Template data\",\"description\":\"JSON data for an id, with the id substituted (resources-templates-read).\",\"mimeType\":\"application/json\"}]";
-const templateList: WireResourceTemplate[] = JSON.parse(resourceTemplatesListJson);
-const promptsListJson = "[{\"name\":\"test_input_required_result_prompt\",\"description\":\"A prompt that asks the user for context first (input-required-result-non-tool-request).\"},{\"name\":\"test_prompt_with_arguments\",\"description\":\"A prompt with two required arguments, substituted into its text (prompts-get-with-args, completion-complete).\",\"arguments\":[{\"name\":\"arg1\",\"description\":\"First test argument.\",\"required\":true},{\"name\":\"arg2\",\"description\":\"Second test argument.\",\"required\":true}]},{\"name\":\"test_prompt_with_embedded_resource\",\"description\":\"A prompt embedding the resource it is given (prompts-get-embedded-resource).\",\"arguments\":[{\"name\":\"resourceUri\",\"description\":\"URI of the resource to embed.\",\"required\":true}]},{\"name\":\"test_prompt_with_image\",\"description\":\"A prompt with an image (prompts-get-with-image).\"},{\"name\":\"test_simple_prompt\",\"description\":\"A prompt without arguments (prompts-get-simple).\"}]";
-const promptList: WirePrompt[] = JSON.parse(promptsListJson);
+// Each entry's metadata exactly as its list sends it; the listed tools, in this order, are `tools/list`.
 
+const toolJsonSchema202012Tool: WireTool = {
+  "name": "json_schema_2020_12_tool",
+  "description": "Tool with JSON Schema 2020-12 features",
+  "inputSchema": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "properties": {
+      "name": {"type": "string"},
+      "address": {"$ref": "#/$defs/address"},
+      "contactMethod": {"type": "string", "enum": ["phone", "email"]},
+      "phone": {"type": "string"},
+      "email": {"type": "string"}
+    },
+    "allOf": [
+      {
+        "anyOf": [
+          {"properties": {"phone": {"type": "string"}}, "required": ["phone"]},
+          {"properties": {"email": {"type": "string"}}, "required": ["email"]}
+        ]
+      }
+    ],
+    "if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+    "then": {"properties": {"phone": {"type": "string"}}, "required": ["phone"]},
+    "else": {"properties": {"email": {"type": "string"}}, "required": ["email"]},
+    "additionalProperties": false,
+    "$defs": {
+      "address": {"type": "object", "properties": {"street": {"type": "string"}, "city": {"type": "string"}}}
+    }
+  }
+};
+
+const toolTestAudioContent: WireTool = {
+  "name": "test_audio_content",
+  "description": "Returns a tiny WAV file.",
+  "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
+};
+
+const toolTestCustomHeaders: WireTool = {
+  "name": "test_custom_headers",
+  "description": "Echoes a region mirrored into the Mcp-Param-Region header (x-mcp-header).",
+  "inputSchema": {
+    "type": "object",
+    "properties": {
+      "region": {"type": "string", "description": "Where to run", "x-mcp-header": "Region"},
+      "query": {"type": "string"}
+    },
+    "required": ["region"],
+    "additionalProperties": false
+  }
+};
+
+const toolTestElicitation: WireTool = {
+  "name": "test_elicitation",
+  "description": "Asks the user for a username and an email.",
+  "inputSchema": {
+    "type": "object",
+    "properties": {"message": {"type": "string", "description": "The message to show the user"}},
+    "required": ["message"],
+    "additionalProperties": false
+  }
+};
+
+const toolTestElicitationSep1034Defaults: WireTool = {
+  "name": "test_elicitation_sep1034_defaults",
+  "description": "Elicits a form whose fields all have defaults (SEP-1034).",
+  "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
+};
+
+const toolTestElicitationSep1330Enums: WireTool = {
+  "name": "test_elicitation_sep1330_enums",
+  "description": "Elicits a form with every enum variant (SEP-1330).",
+  "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
+};
+
+const toolTestEmbeddedResource: WireTool = {
+  "name": "test_embedded_resource",
+  "description": "Returns an embedded text resource.",
+  "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
+};
+
+const toolTestErrorHandling: WireTool = {
+  "name": "test_error_handling",
+  "description": "Always fails with a tool error.",
+  "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
+};
+
+const toolTestImageContent: WireTool = {
+  "name": "test_image_content",
+  "description": "Returns a 1x1 red PNG.",
+  "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
+};
+
+const toolTestInputRequiredResultCapabilities: WireTool = {
+  "name": "test_input_required_result_capabilities",
+  "description": "2026: asks only for what the client declared.",
+  "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
+};
+
+const toolTestInputRequiredResultElicitation: WireTool = {
+  "name": "test_input_required_result_elicitation",
+  "description": "2026: asks the user's name through an input_required round.",
+  "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
+};
+
+const toolTestInputRequiredResultListRoots: WireTool = {
+  "name": "test_input_required_result_list_roots",
+  "description": "2026: asks for the client's roots through an input_required round.",
+  "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
+};
+
+const toolTestInputRequiredResultMultiRound: WireTool = {
+  "name": "test_input_required_result_multi_round",
+  "description": "2026: asks in two rounds.",
+  "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
+};
+
+const toolTestInputRequiredResultMultipleInputs: WireTool = {
+  "name": "test_input_required_result_multiple_inputs",
+  "description": "2026: asks for a name, a greeting and the roots in one round.",
+  "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
+};
+
+const toolTestInputRequiredResultRequestState: WireTool = {
+  "name": "test_input_required_result_request_state",
+  "description": "2026: round-trips a sealed requestState.",
+  "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
+};
+
+const toolTestInputRequiredResultSampling: WireTool = {
+  "name": "test_input_required_result_sampling",
+  "description": "2026: asks the model through an input_required round.",
+  "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
+};
+
+const toolTestInputRequiredResultTamperedState: WireTool = {
+  "name": "test_input_required_result_tampered_state",
+  "description": "2026: rejects a tampered requestState.",
+  "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
+};
+
+const toolTestLoggingTool: WireTool = {
+  "name": "test_logging_tool",
+  "description": "Logs at every level; the 2026 era sends nothing unless the request set a log level.",
+  "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
+};
+
+const toolTestMissingCapability: WireTool = {
+  "name": "test_missing_capability",
+  "description": "Needs sampling; refuses clients that did not declare it.",
+  "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
+};
+
+const toolTestMultipleContentTypes: WireTool = {
+  "name": "test_multiple_content_types",
+  "description": "Returns text, an image and an embedded resource.",
+  "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
+};
+
+const toolTestReconnection: WireTool = {
+  "name": "test_reconnection",
+  "description": "Reports progress over a while, so that its SSE stream can be resumed.",
+  "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
+};
+
+const toolTestSampling: WireTool = {
+  "name": "test_sampling",
+  "description": "Asks the client's model to answer a prompt.",
+  "inputSchema": {
+    "type": "object",
+    "properties": {"prompt": {"type": "string", "description": "The prompt to send to the LLM"}},
+    "required": ["prompt"],
+    "additionalProperties": false
+  }
+};
+
+const toolTestSimpleText: WireTool = {
+  "name": "test_simple_text",
+  "description": "Returns a simple text response.",
+  "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
+};
+
+const toolTestStreamingElicitation: WireTool = {
+  "name": "test_streaming_elicitation",
+  "description": "2026: elicits mid-call; the answer must come as an input_required round, never as a request on the stream.",
+  "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
+};
+
+const toolTestToolWithLogging: WireTool = {
+  "name": "test_tool_with_logging",
+  "description": "Sends three info log messages while it runs.",
+  "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
+};
+
+const toolTestToolWithProgress: WireTool = {
+  "name": "test_tool_with_progress",
+  "description": "Reports progress 0, 50 and 100 of 100.",
+  "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
+};
+
+const toolTestTriggerPromptChange: WireTool = {
+  "name": "test_trigger_prompt_change",
+  "description": "Diagnostic hook of the conformance suite: announces that the prompt list changed (notifications/prompts/list_changed) to every listening client.",
+  "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
+};
+
+const toolTestTriggerToolChange: WireTool = {
+  "name": "test_trigger_tool_change",
+  "description": "Diagnostic hook of the conformance suite: announces that the tool list changed (notifications/tools/list_changed) to every listening client.",
+  "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
+};
+
+const resourceStaticBinary: WireResource = {
+  "uri": "test://static-binary",
+  "name": "static_binary",
+  "title": "Static binary",
+  "description": "A 1x1 red PNG written into its schema file, base64 (resources-read-binary).",
+  "mimeType": "image/png",
+  "size": 70
+};
+
+const resourceStaticText: WireResource = {
+  "uri": "test://static-text",
+  "name": "static_text",
+  "title": "Static text",
+  "description": "A text resource written into its schema file (resources-read-text).",
+  "mimeType": "text/plain",
+  "size": 48
+};
+
+const resourceWatchedResource: WireResource = {
+  "uri": "test://watched-resource",
+  "name": "watched_resource",
+  "title": "Watched resource",
+  "description": "A resource clients subscribe to (resources-subscribe, resources-unsubscribe); read by a handler.",
+  "mimeType": "text/plain"
+};
+
+const templateTemplateData: WireResourceTemplate = {
+  "uriTemplate": "test://template/{id}/data",
+  "name": "template_data",
+  "title": "Template data",
+  "description": "JSON data for an id, with the id substituted (resources-templates-read).",
+  "mimeType": "application/json"
+};
+
+const promptTestInputRequiredResultPrompt: WirePrompt = {
+  "name": "test_input_required_result_prompt",
+  "description": "A prompt that asks the user for context first (input-required-result-non-tool-request)."
+};
+
+const promptTestPromptWithArguments: WirePrompt = {
+  "name": "test_prompt_with_arguments",
+  "description": "A prompt with two required arguments, substituted into its text (prompts-get-with-args, completion-complete).",
+  "arguments": [
+    {"name": "arg1", "description": "First test argument.", "required": true},
+    {"name": "arg2", "description": "Second test argument.", "required": true}
+  ]
+};
+
+const promptTestPromptWithEmbeddedResource: WirePrompt = {
+  "name": "test_prompt_with_embedded_resource",
+  "description": "A prompt embedding the resource it is given (prompts-get-embedded-resource).",
+  "arguments": [{"name": "resourceUri", "description": "URI of the resource to embed.", "required": true}]
+};
+
+const promptTestPromptWithImage: WirePrompt = {
+  "name": "test_prompt_with_image",
+  "description": "A prompt with an image (prompts-get-with-image)."
+};
+
+const promptTestSimplePrompt: WirePrompt = {"name": "test_simple_prompt", "description": "A prompt without arguments (prompts-get-simple)."};
+
+// Validators and handlers load on first use. Each handler module is checked against its tool's handler
+// type here, so a handler that drifts from its schemas fails to compile even without its own annotation.
 export const registry: Registry = {
-  format: 1,
+  format: 2,
   server: {"name":"mcpgen-conformance","version":"1.0.0","title":"mcpgen conformance server","description":"The fixtures the official MCP conformance suite expects, built with mcpgen."},
   tools: [
     {
       name: "json_schema_2020_12_tool",
       hidden: false,
-      wire: listed[0]!,
+      wire: toolJsonSchema202012Tool,
       validators: () => import("./validators/json_schema_2020_12_tool.gen.js"),
-      handler: () => import("../handlers/json_schema_2020_12_tool.js"),
+      handler: (): Promise<{ default: H.JsonSchema202012ToolHandler }> => import("../handlers/json_schema_2020_12_tool.js"),
     },
     {
       name: "test_audio_content",
       hidden: false,
-      wire: listed[1]!,
+      wire: toolTestAudioContent,
       validators: () => import("./validators/test_audio_content.gen.js"),
-      handler: () => import("../handlers/test_audio_content.js"),
+      handler: (): Promise<{ default: H.TestAudioContentHandler }> => import("../handlers/test_audio_content.js"),
     },
     {
       name: "test_custom_headers",
       hidden: false,
-      wire: listed[2]!,
+      wire: toolTestCustomHeaders,
       validators: () => import("./validators/test_custom_headers.gen.js"),
-      handler: () => import("../handlers/test_custom_headers.js"),
+      handler: (): Promise<{ default: H.TestCustomHeadersHandler }> => import("../handlers/test_custom_headers.js"),
     },
     {
       name: "test_elicitation",
       hidden: false,
-      wire: listed[3]!,
+      wire: toolTestElicitation,
       validators: () => import("./validators/test_elicitation.gen.js"),
-      handler: () => import("../handlers/test_elicitation.js"),
+      handler: (): Promise<{ default: H.TestElicitationHandler }> => import("../handlers/test_elicitation.js"),
     },
     {
       name: "test_elicitation_sep1034_defaults",
       hidden: false,
-      wire: listed[4]!,
+      wire: toolTestElicitationSep1034Defaults,
       validators: () => import("./validators/test_elicitation_sep1034_defaults.gen.js"),
-      handler: () => import("../handlers/test_elicitation_sep1034_defaults.js"),
+      handler: (): Promise<{ default: H.TestElicitationSep1034DefaultsHandler }> => import("../handlers/test_elicitation_sep1034_defaults.js"),
     },
     {
       name: "test_elicitation_sep1330_enums",
       hidden: false,
-      wire: listed[5]!,
+      wire: toolTestElicitationSep1330Enums,
       validators: () => import("./validators/test_elicitation_sep1330_enums.gen.js"),
-      handler: () => import("../handlers/test_elicitation_sep1330_enums.js"),
+      handler: (): Promise<{ default: H.TestElicitationSep1330EnumsHandler }> => import("../handlers/test_elicitation_sep1330_enums.js"),
     },
     {
       name: "test_embedded_resource",
       hidden: false,
-      wire: listed[6]!,
+      wire: toolTestEmbeddedResource,
       validators: () => import("./validators/test_embedded_resource.gen.js"),
-      handler: () => import("../handlers/test_embedded_resource.js"),
+      handler: (): Promise<{ default: H.TestEmbeddedResourceHandler }> => import("../handlers/test_embedded_resource.js"),
     },
     {
       name: "test_error_handling",
       hidden: false,
-      wire: listed[7]!,
+      wire: toolTestErrorHandling,
       validators: () => import("./validators/test_error_handling.gen.js"),
-      handler: () => import("../handlers/test_error_handling.js"),
+      handler: (): Promise<{ default: H.TestErrorHandlingHandler }> => import("../handlers/test_error_handling.js"),
     },
     {
       name: "test_image_content",
       hidden: false,
-      wire: listed[8]!,
+      wire: toolTestImageContent,
       validators: () => import("./validators/test_image_content.gen.js"),
-      handler: () => import("../handlers/test_image_content.js"),
+      handler: (): Promise<{ default: H.TestImageContentHandler }> => import("../handlers/test_image_content.js"),
     },
     {
       name: "test_input_required_result_capabilities",
       hidden: false,
-      wire: listed[9]!,
+      wire: toolTestInputRequiredResultCapabilities,
       validators: () => import("./validators/test_input_required_result_capabilities.gen.js"),
-      handler: () => import("../handlers/test_input_required_result_capabilities.js"),
+      handler: (): Promise<{ default: H.TestInputRequiredResultCapabilitiesHandler }> => import("../handlers/test_input_required_result_capabilities.js"),
     },
     {
       name: "test_input_required_result_elicitation",
       hidden: false,
-      wire: listed[10]!,
+      wire: toolTestInputRequiredResultElicitation,
       validators: () => import("./validators/test_input_required_result_elicitation.gen.js"),
-      handler: () => import("../handlers/test_input_required_result_elicitation.js"),
+      handler: (): Promise<{ default: H.TestInputRequiredResultElicitationHandler }> => import("../handlers/test_input_required_result_elicitation.js"),
     },
     {
       name: "test_input_required_result_list_roots",
       hidden: false,
-      wire: listed[11]!,
+      wire: toolTestInputRequiredResultListRoots,
       validators: () => import("./validators/test_input_required_result_list_roots.gen.js"),
-      handler: () => import("../handlers/test_input_required_result_list_roots.js"),
+      handler: (): Promise<{ default: H.TestInputRequiredResultListRootsHandler }> => import("../handlers/test_input_required_result_list_roots.js"),
     },
     {
       name: "test_input_required_result_multi_round",
       hidden: false,
-      wire: listed[12]!,
+      wire: toolTestInputRequiredResultMultiRound,
       validators: () => import("./validators/test_input_required_result_multi_round.gen.js"),
-      handler: () => import("../handlers/test_input_required_result_multi_round.js"),
+      handler: (): Promise<{ default: H.TestInputRequiredResultMultiRoundHandler }> => import("../handlers/test_input_required_result_multi_round.js"),
     },
     {
       name: "test_input_required_result_multiple_inputs",
       hidden: false,
-      wire: listed[13]!,
+      wire: toolTestInputRequiredResultMultipleInputs,
       validators: () => import("./validators/test_input_required_result_multiple_inputs.gen.js"),
-      handler: () => import("../handlers/test_input_required_result_multiple_inputs.js"),
+      handler: (): Promise<{ default: H.TestInputRequiredResultMultipleInputsHandler }> => import("../handlers/test_input_required_result_multiple_inputs.js"),
     },
     {
       name: "test_input_required_result_request_state",
       hidden: false,
-      wire: listed[14]!,
+      wire: toolTestInputRequiredResultRequestState,
       validators: () => import("./validators/test_input_required_result_request_state.gen.js"),
-      handler: () => import("../handlers/test_input_required_result_request_state.js"),
+      handler: (): Promise<{ default: H.TestInputRequiredResultRequestStateHandler }> => import("../handlers/test_input_required_result_request_state.js"),
     },
     {
       name: "test_input_required_result_sampling",
       hidden: false,
-      wire: listed[15]!,
+      wire: toolTestInputRequiredResultSampling,
       validators: () => import("./validators/test_input_required_result_sampling.gen.js"),
-      handler: () => import("../handlers/test_input_required_result_sampling.js"),
+      handler: (): Promise<{ default: H.TestInputRequiredResultSamplingHandler }> => import("../handlers/test_input_required_result_sampling.js"),
     },
     {
       name: "test_input_required_result_tampered_state",
       hidden: false,
-      wire: listed[16]!,
+      wire: toolTestInputRequiredResultTamperedState,
       validators: () => import("./validators/test_input_required_result_tampered_state.gen.js"),
-      handler: () => import("../handlers/test_input_required_result_tampered_state.js"),
+      handler: (): Promise<{ default: H.TestInputRequiredResultTamperedStateHandler }> => import("../handlers/test_input_required_result_tampered_state.js"),
     },
     {
       name: "test_logging_tool",
       hidden: false,
-      wire: listed[17]!,
+      wire: toolTestLoggingTool,
       validators: () => import("./validators/test_logging_tool.gen.js"),
-      handler: () => import("../handlers/test_logging_tool.js"),
+      handler: (): Promise<{ default: H.TestLoggingToolHandler }> => import("../handlers/test_logging_tool.js"),
     },
     {
       name: "test_missing_capability",
       hidden: false,
-      wire: listed[18]!,
+      wire: toolTestMissingCapability,
       validators: () => import("./validators/test_missing_capability.gen.js"),
-      handler: () => import("../handlers/test_missing_capability.js"),
+      handler: (): Promise<{ default: H.TestMissingCapabilityHandler }> => import("../handlers/test_missing_capability.js"),
     },
     {
       name: "test_multiple_content_types",
       hidden: false,
-      wire: listed[19]!,
+      wire: toolTestMultipleContentTypes,
       validators: () => import("./validators/test_multiple_content_types.gen.js"),
-      handler: () => import("../handlers/test_multiple_content_types.js"),
+      handler: (): Promise<{ default: H.TestMultipleContentTypesHandler }> => import("../handlers/test_multiple_content_types.js"),
     },
     {
       name: "test_reconnection",
       hidden: false,
-      wire: listed[20]!,
+      wire: toolTestReconnection,
       validators: () => import("./validators/test_reconnection.gen.js"),
-      handler: () => import("../handlers/test_reconnection.js"),
+      handler: (): Promise<{ default: H.TestReconnectionHandler }> => import("../handlers/test_reconnection.js"),
     },
     {
       name: "test_sampling",
       hidden: false,
-      wire: listed[21]!,
+      wire: toolTestSampling,
       validators: () => import("./validators/test_sampling.gen.js"),
-      handler: () => import("../handlers/test_sampling.js"),
+      handler: (): Promise<{ default: H.TestSamplingHandler }> => import("../handlers/test_sampling.js"),
     },
     {
       name: "test_simple_text",
       hidden: false,
-      wire: listed[22]!,
+      wire: toolTestSimpleText,
       validators: () => import("./validators/test_simple_text.gen.js"),
-      handler: () => import("../handlers/test_simple_text.js"),
+      handler: (): Promise<{ default: H.TestSimpleTextHandler }> => import("../handlers/test_simple_text.js"),
     },
     {
       name: "test_streaming_elicitation",
       hidden: false,
-      wire: listed[23]!,
+      wire: toolTestStreamingElicitation,
       validators: () => import("./validators/test_streaming_elicitation.gen.js"),
-      handler: () => import("../handlers/test_streaming_elicitation.js"),
+      handler: (): Promise<{ default: H.TestStreamingElicitationHandler }> => import("../handlers/test_streaming_elicitation.js"),
     },
     {
       name: "test_tool_with_logging",
       hidden: false,
-      wire: listed[24]!,
+      wire: toolTestToolWithLogging,
       validators: () => import("./validators/test_tool_with_logging.gen.js"),
-      handler: () => import("../handlers/test_tool_with_logging.js"),
+      handler: (): Promise<{ default: H.TestToolWithLoggingHandler }> => import("../handlers/test_tool_with_logging.js"),
     },
     {
       name: "test_tool_with_progress",
       hidden: false,
-      wire: listed[25]!,
+      wire: toolTestToolWithProgress,
       validators: () => import("./validators/test_tool_with_progress.gen.js"),
-      handler: () => import("../handlers/test_tool_with_progress.js"),
+      handler: (): Promise<{ default: H.TestToolWithProgressHandler }> => import("../handlers/test_tool_with_progress.js"),
     },
     {
       name: "test_trigger_prompt_change",
       hidden: false,
-      wire: listed[26]!,
+      wire: toolTestTriggerPromptChange,
       validators: () => import("./validators/test_trigger_prompt_change.gen.js"),
-      handler: () => import("../handlers/test_trigger_prompt_change.js"),
+      handler: (): Promise<{ default: H.TestTriggerPromptChangeHandler }> => import("../handlers/test_trigger_prompt_change.js"),
     },
     {
       name: "test_trigger_tool_change",
       hidden: false,
-      wire: listed[27]!,
+      wire: toolTestTriggerToolChange,
       validators: () => import("./validators/test_trigger_tool_change.gen.js"),
-      handler: () => import("../handlers/test_trigger_tool_change.js"),
+      handler: (): Promise<{ default: H.TestTriggerToolChangeHandler }> => import("../handlers/test_trigger_tool_change.js"),
     },
   ],
-  toolsListJson,
   resources: [
     {
       name: "static_binary",
-      wire: resourceList[0]!,
+      wire: resourceStaticBinary,
       contents: {"uri":"test://static-binary","mimeType":"image/png","blob":"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="},
     },
     {
       name: "static_text",
-      wire: resourceList[1]!,
+      wire: resourceStaticText,
       contents: {"uri":"test://static-text","mimeType":"text/plain","text":"This is the content of the static text resource."},
     },
     {
       name: "watched_resource",
-      wire: resourceList[2]!,
+      wire: resourceWatchedResource,
       handler: (): Promise<{ default: H.WatchedResourceResourceHandler }> => import("../handlers/resources/watched_resource.js"),
     },
   ],
-  resourcesListJson,
   resourceTemplates: [
     {
       name: "template_data",
-      wire: templateList[0]!,
+      wire: templateTemplateData,
       variables: ["id"],
       validators: () => import("./validators/resources/template_data.gen.js"),
       handler: (): Promise<{ default: H.TemplateDataResourceHandler }> => import("../handlers/resources/template_data.js"),
       completions: Object.assign(Object.create(null), {}),
     },
   ],
-  resourceTemplatesListJson,
   prompts: [
     {
       name: "test_input_required_result_prompt",
-      wire: promptList[0]!,
+      wire: promptTestInputRequiredResultPrompt,
       validators: () => import("./validators/prompts/test_input_required_result_prompt.gen.js"),
       handler: (): Promise<{ default: H.TestInputRequiredResultPromptPromptHandler }> => import("../handlers/prompts/test_input_required_result_prompt.js"),
       completions: Object.assign(Object.create(null), {}),
     },
     {
       name: "test_prompt_with_arguments",
-      wire: promptList[1]!,
+      wire: promptTestPromptWithArguments,
       validators: () => import("./validators/prompts/test_prompt_with_arguments.gen.js"),
       handler: (): Promise<{ default: H.TestPromptWithArgumentsPromptHandler }> => import("../handlers/prompts/test_prompt_with_arguments.js"),
       completions: Object.assign(Object.create(null), {"arg1":["paris","park","party","test","testValue1"]}),
     },
     {
       name: "test_prompt_with_embedded_resource",
-      wire: promptList[2]!,
+      wire: promptTestPromptWithEmbeddedResource,
       validators: () => import("./validators/prompts/test_prompt_with_embedded_resource.gen.js"),
       handler: (): Promise<{ default: H.TestPromptWithEmbeddedResourcePromptHandler }> => import("../handlers/prompts/test_prompt_with_embedded_resource.js"),
       completions: Object.assign(Object.create(null), {}),
     },
     {
       name: "test_prompt_with_image",
-      wire: promptList[3]!,
+      wire: promptTestPromptWithImage,
       validators: () => import("./validators/prompts/test_prompt_with_image.gen.js"),
       handler: (): Promise<{ default: H.TestPromptWithImagePromptHandler }> => import("../handlers/prompts/test_prompt_with_image.js"),
       completions: Object.assign(Object.create(null), {}),
     },
     {
       name: "test_simple_prompt",
-      wire: promptList[4]!,
+      wire: promptTestSimplePrompt,
       validators: () => import("./validators/prompts/test_simple_prompt.gen.js"),
       handler: (): Promise<{ default: H.TestSimplePromptPromptHandler }> => import("../handlers/prompts/test_simple_prompt.js"),
       completions: Object.assign(Object.create(null), {}),
     },
   ],
-  promptsListJson,
 };

@@ -1,6 +1,6 @@
 // Type-level assertions on generated handler contracts, checked by `tsc` in golden.test.ts.
 import { expectTypeOf } from "vitest";
-import type { CallToolResult, ContentBlock, ToolContext } from "@mcpgen/runtime";
+import type { CallToolResult, ContentBlock, StructuredOutput, ToolContext } from "@mcpgen/runtime";
 import type { ShipHandler, PlantHandler } from "../fixtures/refs/expected/generated/handlers.gen.js";
 import type { Address, ShipInput, ShipOutput, Tree } from "../fixtures/refs/expected/generated/types.gen.js";
 import type { SendMailHandler } from "../fixtures/metadata/expected/generated/handlers.gen.js";
@@ -14,12 +14,12 @@ expectTypeOf<ShipInput["to"]>().toEqualTypeOf<Address>();
 expectTypeOf<ShipInput["from"]>().toEqualTypeOf<Address | undefined>();
 expectTypeOf<Address["country"]>().toEqualTypeOf<string>();
 expectTypeOf<Parameters<ShipHandler>[1]>().toEqualTypeOf<ToolContext>();
-// A tool with an outputSchema returns its structured value.
-expectTypeOf<Awaited<ReturnType<ShipHandler>>>().toEqualTypeOf<ShipOutput>();
+// A tool with an outputSchema returns its structured value, alone or with its own content (`structured()`).
+expectTypeOf<Awaited<ReturnType<ShipHandler>>>().toEqualTypeOf<StructuredOutput<ShipOutput>>();
 // A root $ref keeps its target's type; recursion stays recursive.
 expectTypeOf<Parameters<PlantHandler>[0]>().toEqualTypeOf<Tree>();
 expectTypeOf<NonNullable<Tree["children"]>[number]>().toEqualTypeOf<Tree>();
-expectTypeOf<Awaited<ReturnType<PlantHandler>>>().toEqualTypeOf<Address>();
+expectTypeOf<Awaited<ReturnType<PlantHandler>>>().toEqualTypeOf<StructuredOutput<Address>>();
 // Without an outputSchema: text, content blocks or a full result.
 expectTypeOf<Awaited<ReturnType<SendMailHandler>>>().toEqualTypeOf<string | ContentBlock[] | CallToolResult>();
 expectTypeOf<Parameters<SendMailHandler>[0]["to"]>().toEqualTypeOf<string>();

@@ -297,6 +297,77 @@ describe("tools/list pagination with the official clients", () => {
   );
 });
 
+describe("every tool in one page by default, for clients that read only the first", () => {
+  const WIDE_SERVER: ServerCommand = { ...FIXTURE_SERVER, args: [FIXTURE_SERVER.args[0]!.replace(/server\.mjs$/, "wide-server.mjs")] };
+
+  it(
+    "v1 gets all 150 tools from one tools/list without a cursor",
+    async () => {
+      const client = await connectV1(WIDE_SERVER, "2025-11-25");
+      const page = await client.listTools(undefined, REQUEST);
+      expect(page.tools).toHaveLength(150);
+      expect(page.nextCursor).toBeUndefined();
+      expect(await client.callTool({ name: "tool_149", arguments: {} }, undefined, REQUEST)).toEqual({ content: [{ type: "text", text: "tool_149" }] });
+      await client.close();
+      wire();
+    },
+    TIMEOUT,
+  );
+
+  it.each(["auto", "legacy"] as const)(
+    "v2 (%s) gets them in one page, and pages of --page-size when asked",
+    async (mode) => {
+      const client = await connectV2(WIDE_SERVER, mode);
+      expect((await client.listTools(undefined, REQUEST)).tools).toHaveLength(150);
+      await client.close();
+      expect(serverMessages(wire()).filter((m) => (m.result as { tools?: unknown[] } | undefined)?.tools)).toHaveLength(1);
+
+      const paged = await connectV2(WIDE_SERVER, mode, ["--page-size", "40"]);
+      expect((await paged.listTools(undefined, REQUEST)).tools).toHaveLength(150);
+      await paged.close();
+      const pages = serverMessages(wire()).filter((m) => (m.result as { tools?: unknown[] } | undefined)?.tools);
+      expect(pages.map((m) => (m.result as { tools: unknown[] }).tools.length)).toEqual([40, 40, 40, 30]);
+    },
+    TIMEOUT,
+  );
+});
+
+describe("structured results with the handler's own content, through the official clients", () => {
+  const content = [
+    { type: "text", text: "2 + 3 = 5" },
+    { type: "text", text: "Computed exactly.", annotations: { audience: ["user"] } },
+  ];
+
+  it(
+    "v1 receives the content next to structuredContent, and an invalid structured part is refused",
+    async () => {
+      const client = await connectV1(FIXTURE_SERVER, "2025-11-25");
+      expect(await client.callTool({ name: "structured_sum", arguments: { a: 2, b: 3 } }, undefined, REQUEST)).toEqual({ content, structuredContent: { sum: 5 } });
+      const bad = await client.callTool({ name: "structured_sum", arguments: { a: 2, b: 3, mode: "invalid" } }, undefined, REQUEST);
+      expect(bad.isError).toBe(true);
+      expect(bad.structuredContent).toBeUndefined();
+      expect(bad.content).toEqual([{ type: "text", text: 'Tool "structured_sum" returned output that does not match its outputSchema: /sum: must be number' }]);
+      await client.close();
+      wire();
+    },
+    TIMEOUT,
+  );
+
+  it.each(["auto", "legacy"] as const)(
+    "v2 (%s) receives the content next to structuredContent, and an invalid structured part is refused",
+    async (mode) => {
+      const client = await connectV2(FIXTURE_SERVER, mode);
+      expect(await client.callTool({ name: "structured_sum", arguments: { a: 2, b: 3 } }, REQUEST)).toMatchObject({ content, structuredContent: { sum: 5 } });
+      const bad = await client.callTool({ name: "structured_sum", arguments: { a: 2, b: 3, mode: "invalid" } }, REQUEST);
+      expect(bad.isError).toBe(true);
+      expect(bad.structuredContent).toBeUndefined();
+      await client.close();
+      wire();
+    },
+    TIMEOUT,
+  );
+});
+
 describe("MCP Inspector CLI", () => {
   /** Runs the inspector against `server`, behind a fresh wiretap. */
   function inspect(server: ServerCommand, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {

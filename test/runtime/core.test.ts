@@ -3,7 +3,7 @@
  * emits is checked against the spec schema of the version in force (see helpers/core.ts).
  */
 import { describe, expect, it } from "vitest";
-import { createServer, ERROR_TABLE, resolveServerOptions, ToolError, type Registry } from "../../packages/runtime/src/index.js";
+import { createServer, ERROR_TABLE, resolveServerOptions, structured, ToolError, type Registry } from "../../packages/runtime/src/index.js";
 import { describeValidationErrors } from "../../packages/runtime/src/validation.js";
 import { loads, registry } from "./fixtures/registry.mjs";
 import { delay, Harness, type Message } from "./helpers/core.js";
@@ -290,17 +290,29 @@ describe("tools/list pagination", () => {
     expect(error).toEqual({ code: -32602, message: "Invalid cursor" });
   });
 
-  it("sends the registry's toolsListJson byte for byte when everything fits one page", async () => {
+  it("sends the listed tools' wire metadata byte for byte, in one page by default", async () => {
     const h = new Harness();
     await h.initialize();
     const reply = await h.conn.handle({ jsonrpc: "2.0", id: 1, method: "tools/list" });
     assertServerMessage(JSON.parse(reply as string), "2025-11-25", { method: "tools/list" });
-    expect(reply).toBe(`{"jsonrpc":"2.0","id":1,"result":{"tools":${registry.toolsListJson}}}`);
+    expect(reply).toBe(`{"jsonrpc":"2.0","id":1,"result":{"tools":${JSON.stringify(registry.tools.filter((t) => !t.hidden).map((t) => t.wire))}}}`);
+  });
+
+  it("sends every tool in one page unless a page size is set", async () => {
+    const { registry: wide } = (await import("./fixtures/wide-server.mjs")) as { registry: Registry };
+    const page = await new Harness({ registry: wide }).result("tools/list");
+    expect(page.tools).toHaveLength(150);
+    expect(page).not.toHaveProperty("nextCursor");
+    const paged = await new Harness({ registry: wide, pageSize: 100 }).result("tools/list");
+    expect(paged.tools).toHaveLength(100);
+    expect(typeof paged.nextCursor).toBe("string");
   });
 
   it("resolves options in one place and rejects bad ones", () => {
-    expect(resolveServerOptions({})).toMatchObject({ pageSize: 100, ttlMs: 300_000, cacheScope: "public" });
+    expect(resolveServerOptions({})).toMatchObject({ pageSize: Infinity, ttlMs: 300_000, cacheScope: "public" });
+    expect(resolveServerOptions({ pageSize: Infinity }).pageSize).toBe(Infinity);
     expect(() => resolveServerOptions({ pageSize: 0 })).toThrow(RangeError);
+    expect(() => resolveServerOptions({ pageSize: 2.5 })).toThrow(RangeError);
     expect(() => resolveServerOptions({ ttlMs: -1 })).toThrow(RangeError);
   });
 });
@@ -352,6 +364,35 @@ describe("tools/call", () => {
     expect(result.isError).toBe(true);
     expect(Harness.text(result)).toBe('Tool "bad_output" returned output that does not match its outputSchema: /sum: must be number');
     expect(h.errors).toHaveLength(1);
+  });
+
+  it("sends the content a handler gave with structured() next to its validated structuredContent", async () => {
+    const h = new Harness();
+    await h.initialize();
+    const reply = await h.conn.handle({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "structured_sum", arguments: { a: 2, b: 3 } } });
+    assertServerMessage(JSON.parse(reply as string), "2025-11-25", { method: "tools/call" });
+    const content = [{ type: "text", text: "2 + 3 = 5" }, { type: "text", text: "Computed exactly.", annotations: { audience: ["user"] } }];
+    expect(reply).toBe(JSON.stringify({ jsonrpc: "2.0", id: 7, result: { content, structuredContent: { sum: 5 } } }));
+  });
+
+  it("refuses a structured() value that breaks the outputSchema, content and all", async () => {
+    const h = new Harness();
+    await h.initialize();
+    const result = await h.call("structured_sum", { a: 2, b: 3, mode: "invalid" });
+    expect(result).toEqual({ content: [{ type: "text", text: 'Tool "structured_sum" returned output that does not match its outputSchema: /sum: must be number' }], isError: true });
+    expect(h.errors).toHaveLength(1);
+  });
+
+  it("takes a plain value with content and structuredContent members for the structured value itself", async () => {
+    const h = new Harness();
+    await h.initialize();
+    const value = { sum: 5, structuredContent: "not a wrapper", content: [{ type: "text", text: "not a wrapper either" }] };
+    expect(await h.call("structured_sum", { a: 2, b: 3, mode: "lookalike" })).toEqual({ content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value });
+  });
+
+  it("structured() takes text or content blocks", () => {
+    expect(structured({ sum: 1 }, "one")).toEqual({ structuredContent: { sum: 1 }, content: [{ type: "text", text: "one" }] });
+    expect(() => structured({ sum: 1 }, { type: "text", text: "one" } as never)).toThrow(TypeError);
   });
 
   it("does not output-validate isError results, and passes ToolError messages through", async () => {
@@ -520,11 +561,11 @@ describe("validation messages", () => {
 
 describe("the server", () => {
   it("refuses a registry of another format", () => {
-    expect(() => createServer({ ...registry, format: 2 } as unknown as Registry)).toThrow(/format/);
+    expect(() => createServer({ ...registry, format: 1 } as unknown as Registry)).toThrow(/format/);
   });
 
   it("advertises no tools capability for a registry without tools", async () => {
-    const h = new Harness({ registry: { ...registry, tools: [], toolsListJson: "[]" } });
+    const h = new Harness({ registry: { ...registry, tools: [] } });
     expect((await h.result("server/discover")).capabilities).toEqual({ logging: {} });
     expect((await h.result("tools/list")).tools).toEqual([]);
   });

@@ -10,6 +10,7 @@ import { isObject, type RequestId } from "./protocol.js";
 import type { Validate } from "./registry.js";
 import type { Connection, LoadedTool, Sink, ToolSlot } from "./server.js";
 import { resultResponse } from "./errors.js";
+import { isStructured } from "./structured.js";
 import { describeValidationErrors } from "./validation.js";
 
 export class ToolCall extends Invocation {
@@ -67,23 +68,27 @@ export class ToolCall extends Invocation {
   }
 
   /**
-   * The handler contract: structured value for tools with `outputSchema`, else text / blocks / full result.
-   * A structured result comes back serialized (its members, as `finish` takes them): the value is
-   * stringified once and that text used twice, instead of building a result object and stringifying it all.
+   * The handler contract: structured value (or `structured(value, content)`) for tools with `outputSchema`,
+   * else text / blocks / full result. A structured result comes back serialized (its members, as `finish`
+   * takes them): the value is stringified once and that text used twice, instead of building a result
+   * object and stringifying it all.
    */
-  private shape(tool: LoadedTool, value: unknown): CallToolResult | string {
+  private shape(tool: LoadedTool, result: unknown): CallToolResult | string {
     if (this.slot.structured) {
+      const own = isStructured(result);
+      const value = own ? result.structuredContent : result;
       if (tool.output && !tool.output(value)) return this.invalidOutput(tool.output);
       const text = JSON.stringify(value);
       if (text === undefined) throw new TypeError(`the handler returned ${describe(value)}, not its structured output`);
-      // Byte for byte JSON.stringify({ content: [{ type: "text", text }], structuredContent: value }).
-      return `"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text}`;
+      // Byte for byte JSON.stringify({ content, structuredContent: value }), content by default the value's JSON.
+      const content = own ? JSON.stringify(result.content) : `[{"type":"text","text":${JSON.stringify(text)}}]`;
+      return `"content":${content},"structuredContent":${text}`;
     }
-    if (typeof value === "string") return { content: [{ type: "text", text: value }] };
-    if (Array.isArray(value)) return { content: value as ContentBlock[] };
-    if (isObject(value) && Array.isArray(value.content)) return value as unknown as CallToolResult;
+    if (typeof result === "string") return { content: [{ type: "text", text: result }] };
+    if (Array.isArray(result)) return { content: result as ContentBlock[] };
+    if (isObject(result) && Array.isArray(result.content)) return result as unknown as CallToolResult;
     throw new TypeError(
-      `the handler returned ${describe(value)}; expected a string, an array of content blocks or a CallToolResult`,
+      `the handler returned ${describe(result)}; expected a string, an array of content blocks or a CallToolResult`,
     );
   }
 

@@ -221,15 +221,32 @@ export class ToolError extends Error {
 /** What a handler of a tool without `outputSchema` may return. */
 export type UnstructuredResult = string | ContentBlock[] | CallToolResult;
 
+declare const structuredBrand: unique symbol;
+
+/**
+ * A structured value together with the content blocks the handler wants sent next to it, made by
+ * `structured(value, content)`. Only that helper makes one, so a plain value that happens to have
+ * `structuredContent` or `content` members is never mistaken for it.
+ */
+export interface StructuredResult<Output> {
+  readonly structuredContent: Output;
+  readonly content: ContentBlock[];
+  readonly [structuredBrand]: true;
+}
+
+/** What a handler of a tool with an `outputSchema` may return: the value, or the value with its own content. */
+export type StructuredOutput<Output> = Output | StructuredResult<Output>;
+
 /**
  * A tool handler. `Input` is the generated input type (already validated). With an `outputSchema`,
- * `Output` is the generated output type and the handler returns that structured value; without one,
- * `Output` is `undefined` and the handler returns text, content blocks or a full result.
+ * `Output` is the generated output type and the handler returns that structured value (sent with its
+ * JSON as text), or `structured(value, content)` to choose the content itself; without one, `Output` is
+ * `undefined` and the handler returns text, content blocks or a full result.
  */
 export type ToolHandler<Input, Output = undefined> = (
   input: Input,
   ctx: ToolContext,
-) => Promise<[Output] extends [undefined] ? UnstructuredResult : Output>;
+) => Promise<[Output] extends [undefined] ? UnstructuredResult : StructuredOutput<Output>>;
 
 /**
  * A complete `resources/read` result, for handlers that need full control. In the 2026 era `ttlMs` and

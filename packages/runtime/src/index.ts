@@ -20,6 +20,7 @@ export {
 } from "./server.js";
 export { serveStdio, type StdioOptions, type StdioSession } from "./stdio.js";
 export { audio, embedded, image, resourceLink, text, toBase64, type AnnotationsInput } from "./content.js";
+export { structured } from "./structured.js";
 export type { SubscriptionFilter, SubscriptionStats } from "./subscriptions.js";
 export * from "./http/index.js";
 export { ERROR_TABLE, errorResponse, type ErrorKind, type ErrorSpec } from "./errors.js";

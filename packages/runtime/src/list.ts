@@ -1,6 +1,7 @@
 /**
- * List pages (`tools/list`, `resources/list`, `resources/templates/list`, `prompts/list`), serialized once and
- * reused. A cursor is the base64url of the name of the first entry of the page it opens (prefixed with the
+ * List pages (`tools/list`, `resources/list`, `resources/templates/list`, `prompts/list`), serialized on first
+ * use and reused. Without a page size every list is one page, as the official SDKs send it: some clients
+ * read only the first page of `tools/list`. A cursor is the base64url of the name of the first entry of the page it opens (prefixed with the
  * kind, except for tools): stable across processes and instances built from the same registry, whatever their
  * page size, and an unknown name — or a cursor of another list — is an invalid cursor rather than a silently
  * wrong page.
@@ -14,18 +15,18 @@ export interface Listed {
   readonly wire: unknown;
 }
 
-/** What a list is called on the wire, its listed entries and their payload as the registry serialized it. */
+/** What a list is called on the wire and its listed entries. */
 export interface ListSource {
   /** The result member: `tools`, `resources`, `resourceTemplates` or `prompts`. */
   readonly key: string;
   /** Prefixed to the names in cursors, so a cursor of one list is not valid for another. */
   readonly cursorPrefix: string;
   readonly entries: readonly Listed[];
-  /** The whole list as a JSON array, byte for byte (the unpaginated payload). */
-  readonly json: string;
 }
 
 interface Page {
+  /** The serialized entries (and next cursor), shared by both eras. */
+  body?: string;
   legacy?: string;
   modern?: string;
 }
@@ -34,7 +35,10 @@ export class Pages {
   private readonly position = new Map<string, number>();
   private readonly cache = new Map<number, Page>();
 
-  /** `modernTail` is spliced into 2026-era results: `"ttlMs":…,"cacheScope":…,"_meta":{…}`. */
+  /**
+   * `pageSize` may be `Infinity` (one page). `modernTail` is spliced into 2026-era results:
+   * `"ttlMs":…,"cacheScope":…,"_meta":{…}`.
+   */
   constructor(
     private readonly source: ListSource,
     private readonly pageSize: number,
@@ -49,15 +53,16 @@ export class Pages {
     if (start === undefined) return undefined;
     let page = this.cache.get(start);
     if (!page) this.cache.set(start, (page = {}));
-    if (era === "modern") return (page.modern ??= `{"resultType":"complete","${this.source.key}":${this.body(start)},${this.modernTail}}`);
-    return (page.legacy ??= `{"${this.source.key}":${this.body(start)}}`);
+    page.body ??= this.body(start);
+    if (era === "modern") return (page.modern ??= `{"resultType":"complete","${this.source.key}":${page.body},${this.modernTail}}`);
+    return (page.legacy ??= `{"${this.source.key}":${page.body}}`);
   }
 
   /** `[…entries…]` plus `,"nextCursor":"…"` when more follow. */
   private body(start: number): string {
-    const { entries, json } = this.source;
+    const { entries } = this.source;
     const end = start + this.pageSize;
-    const items = start === 0 && end >= entries.length ? json : JSON.stringify(entries.slice(start, end).map((entry) => entry.wire));
+    const items = JSON.stringify(entries.slice(start, end).map((entry) => entry.wire));
     const next = entries[end];
     return next ? `${items},"nextCursor":${JSON.stringify(encodeCursor(this.source.cursorPrefix + next.name))}` : items;
   }

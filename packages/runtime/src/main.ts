@@ -45,7 +45,7 @@ Options:
   --cors-origin <url>     HTTP: allow cross-origin calls from this origin (repeatable; * for any)
   --response-mode <mode>  HTTP: auto (default), json or sse
   --max-body <bytes>      HTTP: largest request body (default 4194304)
-  --page-size <n>         tools per tools/list page (default 100)
+  --page-size <n>         entries per page of every list (default: all in one page)
   -h, --help              show this help
 `;
 }

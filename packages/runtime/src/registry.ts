@@ -4,7 +4,11 @@
  */
 import type { ResourceContents, ToolContext } from "./handler.js";
 
-/** Any tool handler, as the registry sees it (the typed contract is in generated/handlers.gen.ts). */
+/**
+ * Any tool handler, as the runtime sees it. The generated registry declares each tool's loader with the
+ * tool's own handler type (from generated/handlers.gen.ts), so a handler module that drifts from its
+ * schemas fails to compile there, whether or not its file carries the type annotation.
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyToolHandler = (input: any, ctx: ToolContext) => Promise<unknown>;
 
@@ -50,7 +54,7 @@ export interface ToolEntry {
   readonly wire: Readonly<WireTool>;
   /** Loads the tool's validators on first use (a large server does not load them all at start-up). */
   readonly validators: () => Promise<ToolValidators>;
-  /** Loads the user's handler module on first use. */
+  /** Loads the user's handler module on first use (typed in the generated registry, see `AnyToolHandler`). */
   readonly handler: () => Promise<{ default: AnyToolHandler }>;
 }
 
@@ -140,20 +144,18 @@ export interface ServerInfo {
 
 export interface Registry {
   /** The registry format this file was generated for. */
-  readonly format: 1;
+  readonly format: 2;
   readonly server: Readonly<ServerInfo>;
   readonly instructions?: string;
-  /** Every tool, hidden ones included, sorted by name. */
+  /**
+   * Every tool, hidden ones included, sorted by name. The listed ones' `wire`, in this order, is the
+   * `tools/list` payload; the runtime serializes it once, on the first `tools/list`.
+   */
   readonly tools: readonly ToolEntry[];
-  /** The listed (non-hidden) tools as a JSON array, byte for byte what `tools/list` sends unpaginated. */
-  readonly toolsListJson: string;
-  /** Static resources, sorted by name, and their `resources/list` payload. */
+  /** Static resources, sorted by name (`resources/list`). */
   readonly resources?: readonly ResourceEntry[];
-  readonly resourcesListJson?: string;
-  /** Resource templates, sorted by name, and their `resources/templates/list` payload. */
+  /** Resource templates, sorted by name (`resources/templates/list`). */
   readonly resourceTemplates?: readonly ResourceTemplateEntry[];
-  readonly resourceTemplatesListJson?: string;
-  /** Prompts, sorted by name, and their `prompts/list` payload. */
+  /** Prompts, sorted by name (`prompts/list`). */
   readonly prompts?: readonly PromptEntry[];
-  readonly promptsListJson?: string;
 }

@@ -71,7 +71,10 @@ export interface ErrorContext {
 }
 
 export interface ServerOptions {
-  /** Entries per page of `tools/list`, `resources/list`, `resources/templates/list` and `prompts/list` (default 100). */
+  /**
+   * Entries per page of `tools/list`, `resources/list`, `resources/templates/list` and `prompts/list`.
+   * Default: every entry in one page, as the official SDKs do (some clients read only the first page).
+   */
   pageSize?: number;
   /**
    * 2026 era: `ttlMs` on `server/discover`, the list results and reads of inline resources (default 300 000).
@@ -101,7 +104,7 @@ export type ResolvedServerOptions = Readonly<Required<ServerOptions>>;
 /** Fills in defaults and checks ranges; the only place options are resolved. */
 export function resolveServerOptions(options: ServerOptions = {}): ResolvedServerOptions {
   const resolved: Required<ServerOptions> = {
-    pageSize: options.pageSize ?? 100,
+    pageSize: options.pageSize ?? Number.POSITIVE_INFINITY,
     ttlMs: options.ttlMs ?? 300_000,
     cacheScope: options.cacheScope ?? "public",
     maxSubscriptions: options.maxSubscriptions ?? 1000,
@@ -109,8 +112,8 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
     requestStateSecret: options.requestStateSecret ?? crypto.getRandomValues(new Uint8Array(32)),
     requestStateTtlMs: options.requestStateTtlMs ?? 600_000,
   };
-  if (!Number.isSafeInteger(resolved.pageSize) || resolved.pageSize < 1) {
-    throw new RangeError(`pageSize must be a positive integer, got ${resolved.pageSize}`);
+  if ((!Number.isSafeInteger(resolved.pageSize) && resolved.pageSize !== Number.POSITIVE_INFINITY) || resolved.pageSize < 1) {
+    throw new RangeError(`pageSize must be a positive integer (or Infinity), got ${resolved.pageSize}`);
   }
   if (!Number.isSafeInteger(resolved.ttlMs) || resolved.ttlMs < 0) {
     throw new RangeError(`ttlMs must be a non-negative integer, got ${resolved.ttlMs}`);
@@ -188,7 +191,7 @@ export class Server {
     readonly registry: Registry,
     options?: ServerOptions,
   ) {
-    if (registry.format !== 1) throw new Error(`Unsupported registry format ${String(registry.format)}; rebuild with a matching mcpgen`);
+    if (registry.format !== 2) throw new Error(`Unsupported registry format ${String(registry.format)}; rebuild with a matching mcpgen`);
     this.options = resolveServerOptions(options);
     this.requestState = new RequestStateCodec(this.options.requestStateSecret, this.options.requestStateTtlMs);
     for (const entry of registry.tools) {
@@ -211,17 +214,13 @@ export class Server {
     const { pageSize } = this.options;
     const listed = registry.tools.filter((tool) => !tool.hidden);
     this.pages = {
-      "tools/list": new Pages({ key: "tools", cursorPrefix: "", entries: listed, json: registry.toolsListJson }, pageSize, tail),
+      "tools/list": new Pages({ key: "tools", cursorPrefix: "", entries: listed }, pageSize, tail),
       ...(this.kinds.resources && {
-        "resources/list": new Pages({ key: "resources", cursorPrefix: "resource:", entries: registry.resources ?? [], json: registry.resourcesListJson ?? "[]" }, pageSize, tail),
-        "resources/templates/list": new Pages(
-          { key: "resourceTemplates", cursorPrefix: "template:", entries: templates, json: registry.resourceTemplatesListJson ?? "[]" },
-          pageSize,
-          tail,
-        ),
+        "resources/list": new Pages({ key: "resources", cursorPrefix: "resource:", entries: registry.resources ?? [] }, pageSize, tail),
+        "resources/templates/list": new Pages({ key: "resourceTemplates", cursorPrefix: "template:", entries: templates }, pageSize, tail),
       }),
       ...(this.kinds.prompts && {
-        "prompts/list": new Pages({ key: "prompts", cursorPrefix: "prompt:", entries: registry.prompts ?? [], json: registry.promptsListJson ?? "[]" }, pageSize, tail),
+        "prompts/list": new Pages({ key: "prompts", cursorPrefix: "prompt:", entries: registry.prompts ?? [] }, pageSize, tail),
       }),
     };
     const discover = {

@@ -16,7 +16,8 @@ import type { Diagnostic } from "../diagnostics.js";
 import type { ServerIR, ToolIR } from "../ir.js";
 import { compileAll } from "./parallel.js";
 import { compileModule, moduleKey, toolRequest, type Request, type ValidatorModule } from "./validators.js";
-import { jsonLiteral, render } from "./render.js";
+import { registryView } from "./registry.js";
+import { render } from "./render.js";
 
 /** A named export of a validator module, with its doc comment. */
 type Export = { name: string; doc: string };
@@ -101,8 +102,6 @@ export async function emit(
 
   files.set("types.gen.ts", render("types.gen.ts", { ...header(ir.sources), units: compiled.types }));
 
-  const listed = ir.tools.filter((t) => !t.hidden);
-  const hidden = ir.tools.filter((t) => t.hidden);
   const handlersImport = importPath(config.outDir, config.handlersDir);
   const primitives = ir.resources.length + ir.templates.length + ir.prompts.length > 0;
   const describe = (kind: string, item: { name: string; wire: { description?: string } }) =>
@@ -146,49 +145,7 @@ export async function emit(
     })),
   };
   const handlerImport = (file: string) => `${handlersImport}/${file.replace(/\.ts$/, ".js")}`;
-  files.set(
-    "registry.gen.ts",
-    render("registry.gen.ts", {
-      ...header(ir.sources),
-      primitives,
-      toolsListJson: jsonLiteral(listed.map((t) => t.wire)),
-      hiddenJson: jsonLiteral(hidden.map((t) => t.wire)),
-      resourcesListJson: jsonLiteral(ir.resources.map((r) => r.wire)),
-      resourceTemplatesListJson: jsonLiteral(ir.templates.map((t) => t.wire)),
-      promptsListJson: jsonLiteral(ir.prompts.map((p) => p.wire)),
-      server: ir.server,
-      instructions: ir.instructions ?? false,
-      tools: ir.tools.map((t) => ({
-        name: t.name,
-        hidden: t.hidden,
-        index: (t.hidden ? hidden : listed).indexOf(t),
-        validatorImport: `./validators/${t.name}.gen.js`,
-        handlerImport: handlerImport(`${t.name}.ts`),
-      })),
-      resources: ir.resources.map((r, index) => ({
-        name: r.name,
-        index,
-        contents: r.contents ?? false,
-        handlerType: `${r.typeName}ResourceHandler`,
-        handlerImport: handlerImport(`resources/${r.name}.ts`),
-      })),
-      templates: ir.templates.map((t, index) => ({
-        ...contract.templates[index]!,
-        index,
-        variables: t.variables,
-        completions: t.completions,
-        validatorImport: `./validators/resources/${t.name}.gen.js`,
-        handlerImport: handlerImport(`resources/${t.name}.ts`),
-      })),
-      prompts: ir.prompts.map((p, index) => ({
-        ...contract.prompts[index]!,
-        index,
-        completions: p.completions,
-        validatorImport: `./validators/prompts/${p.name}.gen.js`,
-        handlerImport: handlerImport(`prompts/${p.name}.ts`),
-      })),
-    }),
-  );
+  files.set("registry.gen.ts", render("registry.gen.ts", { ...header(ir.sources), ...registryView(ir, contract, handlerImport) }));
   files.set("handlers.gen.ts", render("handlers.gen.ts", { ...header(ir.sources), primitives, ...contract }));
   files.set("server.gen.ts", render("server.gen.ts", header(ir.sources)));
 

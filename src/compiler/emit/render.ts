@@ -2,6 +2,7 @@
  * Handlebars rendering. Templates (in templates/) are logic-less and never print raw input: every value
  * goes through a helper that makes it safe for the place it lands in.
  *   {{json x}}     a JavaScript literal (JSON with U+2028/U+2029 escaped, a "__proto__" key kept a key)
+ *   {{jsonBlock x}} the same literal spread over lines (two-space indents), for data a reviewer reads
  *   {{record x}}   an object keyed by user names: a literal copied onto an object without a prototype
  *   {{ident x}}    an identifier, checked against reserved words
  *   {{comment x}}  a JSDoc block that text containing `*\/` cannot end
@@ -34,6 +35,25 @@ export function jsonLiteral(value: unknown): string {
     .replace(OBJECT_LITERAL_PROTO, '["__proto__"]:');
 }
 
+/**
+ * `jsonLiteral` over several lines, for data a reviewer reads: an object or array that fits in about 100
+ * columns stays on one line, a larger one gets a line per member (two-space indents), so a diff shows
+ * the member that changed. Keys are printed one by one: "__proto__" becomes the computed key.
+ */
+export function jsonBlock(value: unknown, indent = ""): string {
+  if (value === null || typeof value !== "object") return jsonLiteral(value);
+  const inner = indent + "  ";
+  const array = Array.isArray(value);
+  const parts = array
+    ? value.map((item) => jsonBlock(item, inner))
+    : Object.entries(value).map(([k, v]) => `${k === "__proto__" ? '["__proto__"]' : jsonLiteral(k)}: ${jsonBlock(v, inner)}`);
+  const [open, close] = array ? ["[", "]"] : ["{", "}"];
+  const flat = `${open}${parts.join(", ")}${close}`;
+  if (indent.length + flat.length <= BLOCK_WIDTH && !flat.includes("\n")) return flat;
+  return `${open}\n${parts.map((p) => inner + p).join(",\n")}\n${indent}${close}`;
+}
+const BLOCK_WIDTH = 100;
+
 export function docComment(text: string | undefined, indent = ""): string {
   const lines = (text ?? "").trim().replace(/\*\//g, "*\\/").split(/\r\n|[\n\r\u2028\u2029]/);
   return [`${indent}/**`, ...lines.map((l) => `${indent} *${l ? " " + l : ""}`), `${indent} */`].join("\n");
@@ -41,6 +61,7 @@ export function docComment(text: string | undefined, indent = ""): string {
 
 hbs.registerHelper("json", (value: unknown) => safe(jsonLiteral(value)));
 // A lookup by a user-chosen name ("constructor", "toString") must not find Object.prototype's members.
+hbs.registerHelper("jsonBlock", (value: unknown) => safe(jsonBlock(value)));
 hbs.registerHelper("record", (value: unknown) => safe(`Object.assign(Object.create(null), ${jsonLiteral(value)})`));
 hbs.registerHelper("ident", (value: unknown) => safe(ident(String(value))));
 hbs.registerHelper("comment", (value: unknown) => safe(docComment(typeof value === "string" ? value : undefined)));
