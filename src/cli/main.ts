@@ -47,7 +47,7 @@ export function program(): Command {
 
   cli
     .command("init")
-    .description("scaffold a new server project: package.json, tsconfig, schemas/ with an example tool, handlers")
+    .description("scaffold a new server package, publishable as it is: package.json (bin, files, prepack, mcpName), tsconfig, schemas/ with an example tool, its handler")
     .argument("<dir>", "folder to create (must not exist or be empty)")
     .option("-n, --name <name>", "package and server name, a valid npm package name (default: the folder's name)")
     .option("--mcp-name <name>", "the MCP Registry name (package.json mcpName), reverse-DNS namespace/name (default: io.github.<scope or your-github-user>/<name>)")
