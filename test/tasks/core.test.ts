@@ -151,6 +151,16 @@ describe("2025-11-25 tasks", () => {
     expect(((await send(h, "tasks/list")).result as { tasks: Message[] }).tasks.map((t) => t.taskId)).toEqual([long.taskId]);
   });
 
+  it("tasks/result on a task that never ends stops waiting when the task expires", async () => {
+    const clock = new Clock();
+    const h = await legacy(createServer(registry, { tasks: { now: clock.now, ttlMs: 1000 } }));
+    const job = label();
+    const taskId = ((await send(h, "tools/call", { name: "job", arguments: { label: job }, task: {} })).result as { task: Message }).task.taskId;
+    clock.advance(999); // 1 ms left
+    expect(((await send(h, "tasks/result", { taskId })).error as { code: number }).code).toBe(-32602);
+    release(job);
+  });
+
   it("input_required: the task's elicitation reaches the session, marked with the task, and the answer resumes it", async () => {
     const h = await legacy(createServer(registry), { elicitation: {} });
     const taskId = ((await send(h, "tools/call", { name: "confirm", task: {} })).result as { task: Message }).task.taskId as string;

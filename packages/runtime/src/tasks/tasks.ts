@@ -199,7 +199,7 @@ export class Tasks {
 
   /** 2025 era: waits until the task is terminal, then answers what its call answered. */
   private async result(id: RequestId, record: TaskRecord, owner: string): Promise<string> {
-    const done = isTerminal(record.status) ? record : await this.terminal(record.taskId, owner);
+    const done = isTerminal(record.status) ? record : await this.terminal(record, owner);
     if (!done) return errorResponse(id, "invalidParams", `Invalid params: no task "${clip(record.taskId)}"`);
     const related = { [RELATED_TASK]: { taskId: done.taskId } };
     if (done.status === "completed") {
@@ -210,15 +210,29 @@ export class Tasks {
     return errorResponse(id, "invalidParams", `Invalid params: task "${done.taskId}" was cancelled and has no result`, { _meta: related });
   }
 
-  /** Resolves with the task once it is terminal (or `undefined` once it is gone). */
-  private terminal(taskId: string, owner: string): Promise<TaskRecord | undefined> {
+  /** Resolves with the task once it is terminal (or `undefined` once it is gone: expired, by its ttl). */
+  private terminal(task: TaskRecord, owner: string): Promise<TaskRecord | undefined> {
+    const { taskId } = task;
     return new Promise((resolve) => {
-      const unsubscribe = this.store.subscribe((record) => {
+      let expiry: ReturnType<typeof setTimeout> | undefined;
+      const stop = this.store.subscribe((record) => {
         if (record.taskId === taskId && isTerminal(record.status)) {
           unsubscribe();
           resolve(record.owner === owner ? record : undefined);
         }
       });
+      const unsubscribe = (): void => {
+        stop();
+        if (expiry !== undefined) clearTimeout(expiry);
+      };
+      if (task.ttlMs !== null) {
+        // A task that never ends is gone at its expiry: the wait ends then, it does not hold a listener forever.
+        expiry = setTimeout(() => {
+          unsubscribe();
+          resolve(undefined);
+        }, Math.max(0, task.createdAt + task.ttlMs - this.options.now()));
+        expiry.unref?.();
+      }
       // It may have ended between the caller's read and the subscription.
       void this.store.get(taskId, owner).then((record) => {
         if (!record || isTerminal(record.status)) {
