@@ -4,8 +4,7 @@
  * Harness), and the 2025 task results against their own definitions.
  */
 import { describe, expect, it } from "vitest";
-import { createServer, type Server } from "../../packages/runtime/src/index.js";
-import { MemoryTaskStore } from "../../packages/runtime/src/tasks/memory.js";
+import { createServer, MemoryTaskStore, type Server } from "../../packages/runtime/src/index.js";
 import { Harness, type Message } from "../runtime/helpers/core.js";
 import { activeOracle } from "../runtime/helpers/spec.js";
 import { aborted, Clock, registry, release, until, waiting } from "./fixture.js";

@@ -19,6 +19,9 @@ export {
   type Sink,
 } from "./server.js";
 export { serveStdio, type StdioOptions, type StdioSession } from "./stdio.js";
+export { MemoryTaskStore, type MemoryTaskStoreOptions } from "./tasks/memory.js";
+export { isTerminal, TERMINAL_STATUSES, type TaskError, type TaskPage, type TaskPatch, type TaskRecord, type TaskStatus, type TaskStore } from "./tasks/store.js";
+export { TASKS_EXTENSION, type ResolvedTaskOptions, type TaskOptions } from "./tasks/tasks.js";
 export { audio, embedded, image, resourceLink, text, toBase64, type AnnotationsInput } from "./content.js";
 export { structured } from "./structured.js";
 export type { SubscriptionFilter, SubscriptionStats } from "./subscriptions.js";

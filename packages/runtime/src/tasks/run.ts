@@ -18,7 +18,7 @@ import type { ErrorKind } from "../errors.js";
 import { isAnswer, type InputMethod } from "../input.js";
 import { isObject, META_SERVER_INFO } from "../protocol.js";
 import type { Connection, Sink } from "../server.js";
-import { isTerminal, type TaskPatch, type TaskRecord } from "./store.js";
+import type { TaskPatch, TaskRecord } from "./store.js";
 import type { Tasks } from "./tasks.js";
 
 export const RELATED_TASK = "io.modelcontextprotocol/related-task";
@@ -249,4 +249,3 @@ export class TaskSink implements Sink {
   }
 }
 
-export { isTerminal };
