@@ -274,6 +274,18 @@ describe("2026-07-28 extension io.modelcontextprotocol/tasks", () => {
     expect(failed).not.toHaveProperty("result");
   });
 
+  it("a task cancelled through another server sharing the store stops its handler here", async () => {
+    const store = new MemoryTaskStore();
+    const here = new Harness({ registry, tasks: { store } });
+    const there = new Harness({ registry, tasks: { store } });
+    const job = label();
+    const taskId = ((await send(here, "tools/call", { name: "job", arguments: { label: job } }, WITH_TASKS)).result as Message).taskId as string;
+    await until(() => (waiting(job) ? true : undefined));
+    expect((await send(there, "tasks/cancel", { taskId }, WITH_TASKS)).result).toMatchObject({ resultType: "complete" });
+    expect(aborted.has(job)).toBe(true);
+    expect(((await send(here, "tasks/get", { taskId }, WITH_TASKS)).result as Message).status).toBe("cancelled");
+  });
+
   it("scopes tasks to the authenticated subject", async () => {
     const server = createServer(registry);
     const as = (subject: string) => {

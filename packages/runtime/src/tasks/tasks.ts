@@ -83,6 +83,12 @@ export class Tasks {
     this.options = options;
     this.store = options.store;
     this.enabled = [...server.slots.values()].some((slot) => taskSupport(slot) !== "forbidden");
+    // A task cancelled anywhere (another process sharing the store) stops its handler here.
+    if (this.enabled) {
+      this.store.subscribe((record) => {
+        if (record.status === "cancelled") this.running.get(record.taskId)?.cancel();
+      });
+    }
   }
 
   /** The capabilities of this era, added to the server's. */
