@@ -271,6 +271,7 @@ describe("2026-07-28 extension io.modelcontextprotocol/tasks", () => {
       return got.status === "failed" ? got : undefined;
     });
     expect(failed.error).toMatchObject({ code: -32603 });
+    expect(failed.statusMessage).toBe((failed.error as { message: string }).message);
     expect(failed).not.toHaveProperty("result");
   });
 

@@ -215,7 +215,7 @@ export class TaskRun implements TaskHooks {
 function outcome(response: string | undefined): TaskPatch {
   if (response === undefined) return { status: "cancelled", inputRequests: undefined };
   const message = JSON.parse(response) as { result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown } };
-  if (message.error !== undefined) return { status: "failed", error: message.error, inputRequests: undefined };
+  if (message.error !== undefined) return { status: "failed", statusMessage: message.error.message, error: message.error, inputRequests: undefined };
   const { resultType: _resultType, ...result } = message.result ?? {};
   if (isObject(result._meta)) {
     const { [META_SERVER_INFO]: _server, ...meta } = result._meta;
