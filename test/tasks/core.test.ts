@@ -202,7 +202,7 @@ describe("2025-11-25 tasks", () => {
     const taskId = ((await send(h, "tools/call", { name: "confirm", task: {} })).result as { task: Message }).task.taskId as string;
     const ask = await until(() => h.notifications.find((n) => n.method === "elicitation/create"));
     expect(((ask.params as Message)._meta as Message)[RELATED]).toEqual({ taskId });
-    expect(((await send(h, "tasks/get", { taskId })).result as Message).status).toBe("input_required");
+    await until(async () => (((await send(h, "tasks/get", { taskId })).result as Message).status === "input_required" ? true : undefined));
     await h.raw({ jsonrpc: "2.0", id: ask.id, result: { action: "accept", content: { ok: true } } });
     const payload = (await send(h, "tasks/result", { taskId })).result as Message;
     expect(payload.content).toEqual([{ type: "text", text: "confirmed: accept" }]);
