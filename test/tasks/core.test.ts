@@ -12,6 +12,11 @@ import { aborted, Clock, registry, release, until, waiting } from "./fixture.js"
 
 const TASKS = "io.modelcontextprotocol/tasks";
 const RELATED = "io.modelcontextprotocol/related-task";
+const ENVELOPE = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": { name: "tasks-test", version: "0.0.1" },
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
 const WITH_TASKS = { "io.modelcontextprotocol/clientCapabilities": { elicitation: {}, extensions: { [TASKS]: {} } } };
 
 /** The SDK's published schemas of the 2025-11-25 task messages, for when the spec schemas are not at hand. */
@@ -42,7 +47,7 @@ const label = (): string => `t${++labels}`;
 
 /** Sends a request without the Harness's result-definition check (task results are not CallToolResults). */
 async function send(h: Harness, method: string, params: Record<string, unknown> = {}, meta?: Record<string, unknown>): Promise<Message> {
-  const envelope = h.version === "2026-07-28" ? { ...(await import("../runtime/helpers/core.js")).ENVELOPE, ...meta } : meta;
+  const envelope = h.version === "2026-07-28" ? { ...ENVELOPE, ...meta } : meta;
   const reply = await h.raw({ jsonrpc: "2.0", id: h.id(), method, params: envelope ? { ...params, _meta: envelope } : params });
   return reply as Message;
 }
