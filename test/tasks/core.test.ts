@@ -133,6 +133,16 @@ describe("2025-11-25 tasks", () => {
     expect(statuses().at(-1)).toMatchObject({ taskId, status: "completed" });
   });
 
+  it("what a handler sends before its task is stored still reaches the session, marked with the task", async () => {
+    const h = await rawSession(createServer(registry));
+    for (const token of ["first", "second"]) {
+      // the second call finds the tool loaded: the handler runs before the task is stored
+      const taskId = ((await send(h, "tools/call", { name: "prompt", task: {}, _meta: { progressToken: token } })).result as { task: Message }).task.taskId;
+      const progress = await until(() => h.notifications.find((n) => n.method === "notifications/progress" && (n.params as Message).progressToken === token));
+      expect(((progress.params as Message)._meta as Message)[RELATED]).toEqual({ taskId });
+    }
+  });
+
   it("tasks/list pages a session's tasks only; another session cannot see or reach them", async () => {
     const server = createServer(registry, { tasks: { pageSize: 2 } });
     const mine = await legacy(server);

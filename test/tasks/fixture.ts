@@ -52,6 +52,14 @@ const tools: Record<string, { support?: "forbidden" | "optional" | "required"; h
       return `job ${String(label)} done`;
     },
   },
+  /** Reports progress before its first await. */
+  prompt: {
+    support: "optional",
+    handler: async (_input, ctx) => {
+      void ctx.progress(1, 1, "at once");
+      return "prompt";
+    },
+  },
   /** Done at once: may answer directly. */
   quick: { support: "optional", handler: async () => "quick" },
   /** Runs only as a task. */

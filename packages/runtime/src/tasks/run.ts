@@ -54,6 +54,7 @@ export class TaskRun implements TaskHooks {
   #writes: Promise<unknown> = Promise.resolve();
   readonly #pending = new Map<string, PendingAsk>();
   #waiting = 0;
+  readonly #queued: string[] = [];
 
   constructor(
     readonly tasks: Tasks,
@@ -74,22 +75,26 @@ export class TaskRun implements TaskHooks {
     return this.#record?.taskId;
   }
 
-  /** Runs `call`; resolves to the response of the `tools/call` request (a task, or the call's own answer). */
-  start(call: ToolCall, eager: boolean): Promise<string | undefined> {
+  /**
+   * Follows `call`, whose run answers `reply`; resolves to the response of the `tools/call` request (a task,
+   * or the call's own answer).
+   */
+  start(call: ToolCall, reply: Promise<string | undefined>): Promise<string | undefined> {
     this.#call = call;
     return new Promise((resolve) => {
       this.#respond = resolve;
-      if (eager) {
-        void this.adopt().then((created) => {
-          if (created) void call.run().then((response) => this.finish(response));
-        });
-        return;
-      }
-      void call.run().then((response) => {
+      void reply.then((response) => {
         if (this.#gate !== undefined) clearTimeout(this.#gate);
         void this.finish(response);
       });
     });
+  }
+
+  /** 2025 era: the task exists before its handler runs. */
+  begin(call: ToolCall): ToolCall {
+    this.#call = call;
+    void this.adopt();
+    return call;
   }
 
   started(): void {
@@ -146,7 +151,11 @@ export class TaskRun implements TaskHooks {
 
   /** Sends a message of the call once it runs as a task: 2025 era, to the session, marked with the task. */
   relay(line: string): void | Promise<void> {
-    if (this.modern || this.#record === undefined) return; // 2026: no channel outside the request
+    if (this.modern) return; // 2026: no channel outside the request
+    if (this.#record === undefined) {
+      this.#queued.push(line); // sent once the task exists (2025: its handler may start first)
+      return;
+    }
     let message: Record<string, unknown>;
     try {
       message = JSON.parse(line) as Record<string, unknown>;
@@ -163,12 +172,13 @@ export class TaskRun implements TaskHooks {
   adopt(): Promise<boolean> {
     this.#adopting ??= (async () => {
       const call = this.#call as ToolCall;
-      this.conn.release(call); // the request is answered: its id no longer cancels the task
       try {
         const record = await this.tasks.create(this.owner, this.tool, this.requestedTtlMs);
+        this.conn.release(call); // the request is answered: its id no longer cancels the task
         this.#record = record;
         this.tasks.running.set(record.taskId, this);
         this.#respond(this.respondTo(record));
+        for (const line of this.#queued.splice(0)) void this.relay(line);
         return true;
       } catch (error) {
         console.error("[mcpgen] could not create a task:", error);

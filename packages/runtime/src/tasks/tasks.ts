@@ -133,8 +133,9 @@ export class Tasks {
     );
     const call = new ToolCall(conn, slot, id, args, meta, version, modern, new TaskSink(sink, run), modern ? params : undefined);
     call.taskRun = run;
-    track(call);
-    return run.start(call, !modern);
+    // 2025 era: the client asked for a task, which exists before the handler runs; 2026: see run.ts.
+    track(modern ? call : run.begin(call));
+    return run.start(call, call.run());
   }
 
   /** `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel`, `tasks/update`. */
