@@ -93,6 +93,22 @@ export function program(): Command {
     });
 
   cli
+    .command("docs")
+    .description("write a catalog of the server (tools with their hints, inputs, outputs and examples; resources; prompts) as Markdown and a self-contained HTML page")
+    .argument("[schemas]", "the schemas folder", DEFAULTS.schemas)
+    .option("-o, --out <dir>", "the folder for index.md and index.html; replaces only files mcpgen docs wrote", "docs")
+    .addOption(new Option("-f, --format <format>", "what to write").choices(["md", "html", "both"]).default("both"))
+    .addOption(new Option("-q, --quiet", "print only problems"))
+    .action(async (schemas: string, opts: { out: string; format: "md" | "html" | "both"; quiet?: boolean }) => {
+      const started = performance.now();
+      const { docs } = await import("../docs/index.js");
+      const result = await docs({ schemas, out: opts.out, format: opts.format }, VERSION);
+      for (const warning of result.warnings) say(formatDiagnostic(warning));
+      if (opts.quiet) return;
+      say(`mcpgen: docs → ${result.written.map(shown).join(", ")} (${seconds(started)})`);
+    });
+
+  cli
     .command("server-json")
     .description("write the MCP Registry's server.json for the npm package (name from package.json's mcpName)")
     .argument("[schemas]", "the schemas folder", SHIP.schemas)
