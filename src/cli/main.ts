@@ -29,9 +29,10 @@ export function program(): Command {
     .option("-H, --handlers <dir>", "handler folder; missing stubs are created, existing files never touched", DEFAULTS.handlers)
     .option("-c, --check", "write nothing; exit 1 if the output folder or a handler file is missing or stale")
     .option("--no-cache", "recompile everything (the cache lives in node_modules/.cache/mcpgen)")
+    .option("--client", "also write client.gen.ts, a typed client (one method per tool, prompt and resource) over the official SDK's Client; needs @modelcontextprotocol/sdk")
     .option("-j, --jobs <n>", "compile threads (default: one per CPU but one, at most 4, for 200+ tools and types to compile)", parseJobs)
     .addOption(new Option("-q, --quiet", "print only problems"))
-    .action(async (schemas: string, opts: { out: string; handlers: string; check?: boolean; cache: boolean; jobs?: number; quiet?: boolean }) => {
+    .action(async (schemas: string, opts: { out: string; handlers: string; check?: boolean; cache: boolean; jobs?: number; quiet?: boolean; client?: boolean }) => {
       const started = performance.now();
       const result = await build({
         schemas,
@@ -40,6 +41,7 @@ export function program(): Command {
         check: opts.check ?? false,
         cache: opts.cache,
         ...(opts.jobs !== undefined && { jobs: opts.jobs }),
+        ...(opts.client && { client: true }),
       });
       report(result, (performance.now() - started) / 1000, opts.quiet ?? false);
       if (result.mode === "check" && !result.upToDate) process.exitCode = 1;
