@@ -1,5 +1,5 @@
 /**
- * The `mcpgen` command line: `build`, `init`, `bundle` and `server-json`. Messages go to stderr; exit 0 ok,
+ * The `mcpgen` command line: `build`, `init`, `bundle`, `server-json` and `docs`. Messages go to stderr; exit 0 ok,
  * 1 problems, 2 usage, 3 an internal error (a bug in mcpgen: one line, the stack only with MCPGEN_DEBUG set).
  */
 import path from "node:path";
