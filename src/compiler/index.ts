@@ -89,3 +89,40 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   if (input) saveStamp(config, { input, counts, handlers: [...emitted.stubs.keys()], warnings: sortDiagnostics(warnings) }, emitted, last?.found);
   return { mode: "write", config, counts, warnings: sortDiagnostics([...warnings, ...leftBehind(emitted.stubs.keys(), config)]), ...written };
 }
+
+/** One entry of what a server declares, as the `*\/list` requests send it, with the schema file it comes from. */
+export interface Declared<T> {
+  wire: T;
+  file: string;
+}
+
+/** What a schemas folder declares on the wire (hidden tools left out), for tools that read it such as `lint` and `diff`. */
+export interface Surface {
+  tools: Declared<import("@mcpgen/runtime").WireTool>[];
+  resources: Declared<import("@mcpgen/runtime").WireResource>[];
+  resourceTemplates: Declared<import("@mcpgen/runtime").WireResourceTemplate>[];
+  prompts: Declared<import("@mcpgen/runtime").WirePrompt>[];
+}
+
+/** Loads, checks and normalizes a schemas folder and returns its wire surface; writes nothing. Throws `DiagnosticError`. */
+export async function surface(options: Pick<BuildOptions, "schemas" | "cwd"> = {}): Promise<Surface> {
+  const config = resolveConfig({ ...options, cache: false });
+  const diagnostics: Diagnostic[] = [];
+  const gate = <T>(result: T & { diagnostics: Diagnostic[] }): T => {
+    for (const d of result.diagnostics) if (!isWarning(d)) diagnostics.push(d);
+    return result;
+  };
+  const [{ check }, { normalize }, { toIR }] = await Promise.all([import("./check.js"), import("./normalize.js"), import("./ir.js")]);
+  const { sources } = gate(await load(config.schemasDir, config.cwd));
+  const { checked } = sources && !diagnostics.length ? gate(check(sources)) : { checked: undefined };
+  const { normalized } = checked && !diagnostics.length ? gate(normalize(checked)) : { normalized: undefined };
+  if (diagnostics.length || !checked || !normalized) throw new DiagnosticError(diagnostics);
+  const ir = toIR(checked, normalized);
+  const first = (sources: string[]) => sources[0] ?? "";
+  return {
+    tools: ir.tools.filter((t) => !t.hidden).map((t) => ({ wire: t.wire, file: first(t.sources) })),
+    resources: ir.resources.map((r) => ({ wire: r.wire, file: first(r.sources) })),
+    resourceTemplates: ir.templates.map((t) => ({ wire: t.wire, file: first(t.sources) })),
+    prompts: ir.prompts.map((p) => ({ wire: p.wire, file: first(p.sources) })),
+  };
+}
