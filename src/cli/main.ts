@@ -8,6 +8,7 @@ import { build, DEFAULTS, DiagnosticError, formatDiagnostic, OutputError, VERSIO
 import { rel } from "../compiler/config.js";
 import { SHIP_DEFAULTS as SHIP } from "../ship/config.js";
 import { collectProfile, PROFILE_HELP, registerLint, runLint } from "../lint/cli.js";
+import { registerDiff } from "../diff/cli.js";
 
 const say = (line: string) => process.stderr.write(line + "\n");
 
@@ -115,6 +116,7 @@ export function program(): Command {
       for (const note of result.notes) say(`  note: ${note}`);
     });
   registerLint(cli);
+  registerDiff(cli);
   return cli;
 }
 
