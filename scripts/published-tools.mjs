@@ -1,7 +1,7 @@
-// Refreshes test/fixtures/published/*.json: runs each published server pinned in package.json's
+// Refreshes test/lint/fixtures/published/*.json: runs each published server pinned in package.json's
 // devDependencies over stdio with the SDK client and saves what it declares (tools/list, prompts/list,
 // resources/list, resources/templates/list) as a saved list that `mcpgen lint` and `mcpgen diff` read.
-// Usage: node scripts/published-tools.mjs   (then review the diff of test/fixtures/published/)
+// Usage: node scripts/published-tools.mjs   (then review the diff of test/lint/fixtures/published/)
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -10,7 +10,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
 const REPO = path.resolve(import.meta.dirname, "..");
-const OUT = path.join(REPO, "test/fixtures/published");
+const OUT = path.join(REPO, "test/lint/fixtures/published");
 const require = createRequire(import.meta.url);
 const scratch = mkdtempSync(path.join(tmpdir(), "mcpgen-published-"));
 

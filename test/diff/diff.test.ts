@@ -5,11 +5,13 @@ import { cp, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { compareSchemas, type Change } from "../../src/diff/compare.js";
-import { FIXTURES, REPO, tempProject } from "../compiler/helpers.js";
+import { REPO, tempProject } from "../compiler/helpers.js";
 import { mcpgen } from "../lint/helpers.js";
 
 const EXPECTED = path.join(REPO, "test/diff/expected");
-const DIFF = path.join(FIXTURES, "diff");
+// Not below test/fixtures, where every folder is a golden build fixture.
+const DIFF = path.join(REPO, "test/diff/fixtures");
+const PUBLISHED = path.join(REPO, "test/lint/fixtures/published");
 
 function changes(a: unknown, b: unknown, dir: "input" | "output") {
   const out: Omit<Change, "kind" | "name">[] = [];
@@ -76,11 +78,11 @@ describe("mcpgen diff (CLI)", () => {
 
   it("compares saved tools/list files of a published server", async () => {
     const dir = await tempProject();
-    const saved = JSON.parse(await readFile(path.join(FIXTURES, "published/server-memory.json"), "utf8")) as { tools: { name: string; inputSchema: { required?: string[] } }[] };
+    const saved = JSON.parse(await readFile(path.join(PUBLISHED, "server-memory.json"), "utf8")) as { tools: { name: string; inputSchema: { required?: string[] } }[] };
     const removed = saved.tools.pop()!;
     saved.tools[0]!.inputSchema.required = [...(saved.tools[0]!.inputSchema.required ?? []), "extra"];
     await writeFile(path.join(dir, "new.json"), JSON.stringify({ result: saved }));
-    const run = await mcpgen(dir, "diff", path.join(FIXTURES, "published/server-memory.json"), "new.json");
+    const run = await mcpgen(dir, "diff", path.join(PUBLISHED, "server-memory.json"), "new.json");
     await expect(run.stdout).toMatchFileSnapshot(path.join(EXPECTED, "server-memory.txt"));
     expect(run.stdout).toContain(`tool ${removed.name}\n  breaking   removed`);
     expect(run.code).toBe(1);

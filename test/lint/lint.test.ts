@@ -6,10 +6,12 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { lint, RULES, PROFILES, type Profile } from "../../src/lint/index.js";
 import type { Listing } from "../../src/lint/input.js";
-import { FIXTURES, REPO, tempProject } from "../compiler/helpers.js";
+import { REPO, tempProject } from "../compiler/helpers.js";
 import { mcpgen } from "./helpers.js";
 
 const EXPECTED = path.join(REPO, "test/lint/expected");
+// Not below test/fixtures, where every folder is a golden build fixture.
+const FIXTURES = path.join(REPO, "test/lint/fixtures");
 const PUBLISHED = ["server-everything", "server-filesystem", "server-memory"];
 
 /** A listing of tools given as (name, input schema) pairs, for a server called `server`. */
@@ -90,13 +92,13 @@ describe("lint rules", () => {
 
 describe("mcpgen lint (CLI)", () => {
   it.each(PROFILES)("lints a schemas folder against %s", async (profile) => {
-    const run = await mcpgen(path.join(FIXTURES, "lint"), "lint", "schemas", "--profile", profile);
+    const run = await mcpgen(FIXTURES, "lint", "schemas", "--profile", profile);
     await expect(run.stdout).toMatchFileSnapshot(path.join(EXPECTED, `fixture.${profile}.txt`));
     expect(run.code).toBe(run.stdout.match(/: (\d+) errors?,/)![1] === "0" ? 0 : 1);
   });
 
   it.each(PUBLISHED)("lints the saved tools/list of the published %s against every profile", async (server) => {
-    const run = await mcpgen(REPO, "lint", `test/fixtures/published/${server}.json`, ...PROFILES.flatMap((p) => ["-p", p]));
+    const run = await mcpgen(REPO, "lint", `test/lint/fixtures/published/${server}.json`, ...PROFILES.flatMap((p) => ["-p", p]));
     await expect(run.stdout).toMatchFileSnapshot(path.join(EXPECTED, `${server}.txt`));
     expect(run.code).toBe(1);
     expect(run.stderr).toBe("");
@@ -119,7 +121,7 @@ describe("mcpgen lint (CLI)", () => {
 
   it("build --profile stops before writing anything when a rule fails", async () => {
     const dir = await tempProject();
-    await cp(path.join(FIXTURES, "lint/schemas"), path.join(dir, "schemas"), { recursive: true });
+    await cp(path.join(FIXTURES, "schemas"), path.join(dir, "schemas"), { recursive: true });
     const run = await mcpgen(dir, "build", "--profile", "anthropic");
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('schemas/tools/notes.search.json#/name: tool name "notes.search" does not match ^[a-zA-Z0-9_-]{1,64}$ [anthropic-tool-name]');
