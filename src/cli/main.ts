@@ -7,6 +7,8 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import { build, DEFAULTS, DiagnosticError, formatDiagnostic, OutputError, VERSION, type BuildResult, type Counts } from "../compiler/index.js";
 import { rel } from "../compiler/config.js";
 import { SHIP_DEFAULTS as SHIP } from "../ship/config.js";
+import { collectProfile, PROFILE_HELP, registerLint, runLint } from "../lint/cli.js";
+import { registerDiff } from "../diff/cli.js";
 
 const say = (line: string) => process.stderr.write(line + "\n");
 
@@ -32,8 +34,14 @@ export function program(): Command {
     .option("--client", "also write client.gen.ts, a typed client (one method per tool, prompt and resource) over the official SDK's Client; needs @modelcontextprotocol/sdk")
     .option("-j, --jobs <n>", "compile threads (default: one per CPU but one, at most 4, for 200+ tools and types to compile)", parseJobs)
     .addOption(new Option("-q, --quiet", "print only problems"))
-    .action(async (schemas: string, opts: { out: string; handlers: string; check?: boolean; cache: boolean; jobs?: number; quiet?: boolean; client?: boolean }) => {
+    .option("-p, --profile <name>", `${PROFILE_HELP}; errors stop the build before anything is written`, collectProfile)
+    .action(async (schemas: string, opts: { out: string; handlers: string; check?: boolean; cache: boolean; jobs?: number; quiet?: boolean; profile?: Parameters<typeof runLint>[1]; client?: boolean }) => {
       const started = performance.now();
+      if (opts.profile && (await runLint(schemas, opts.profile, say, opts.quiet ?? false))) {
+        say("mcpgen: lint errors; nothing was written");
+        process.exitCode = 1;
+        return;
+      }
       const result = await build({
         schemas,
         out: opts.out,
@@ -125,6 +133,8 @@ export function program(): Command {
       say(`mcpgen: ${result.doc.name} ${result.doc.version} → ${shown(result.file)} (npm package ${result.doc.packages[0]?.identifier}; ${seconds(started)})`);
       for (const note of result.notes) say(`  note: ${note}`);
     });
+  registerLint(cli);
+  registerDiff(cli);
   return cli;
 }
 

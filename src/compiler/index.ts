@@ -111,3 +111,29 @@ export async function compileIr(options: Pick<BuildOptions, "schemas" | "cwd"> =
   if (diagnostics.length || !checked || !normalized) throw new DiagnosticError([...diagnostics, ...warnings]);
   return { ir: toIR(checked, normalized), warnings: sortDiagnostics(warnings) };
 }
+
+/** One entry of what a server declares, as the `*\/list` requests send it, with the schema file it comes from. */
+export interface Declared<T> {
+  wire: T;
+  file: string;
+}
+
+/** What a schemas folder declares on the wire (hidden tools left out), for tools that read it such as `lint` and `diff`. */
+export interface Surface {
+  tools: Declared<import("@mcpgen/runtime").WireTool>[];
+  resources: Declared<import("@mcpgen/runtime").WireResource>[];
+  resourceTemplates: Declared<import("@mcpgen/runtime").WireResourceTemplate>[];
+  prompts: Declared<import("@mcpgen/runtime").WirePrompt>[];
+}
+
+/** Loads, checks and normalizes a schemas folder and returns its wire surface; writes nothing. Throws `DiagnosticError`. */
+export async function surface(options: Pick<BuildOptions, "schemas" | "cwd"> = {}): Promise<Surface> {
+  const { ir } = await compileIr(options);
+  const first = (sources: string[]) => sources[0] ?? "";
+  return {
+    tools: ir.tools.filter((t) => !t.hidden).map((t) => ({ wire: t.wire, file: first(t.sources) })),
+    resources: ir.resources.map((r) => ({ wire: r.wire, file: first(r.sources) })),
+    resourceTemplates: ir.templates.map((t) => ({ wire: t.wire, file: first(t.sources) })),
+    prompts: ir.prompts.map((p) => ({ wire: p.wire, file: first(p.sources) })),
+  };
+}
