@@ -46,6 +46,8 @@ export function summarize(file, { top = 15, noFile = "(no file: code compiled by
       .map(([name, ms]) => ({ name, ms: Math.round(ms) }));
   return {
     totalMs: Math.round(total),
+    // Time the process was on a CPU (the sampled total less V8's `(idle)` pseudo-frame): what % are of.
+    busyMs: Math.round(total - (bySelf.get("(idle) (idle):0") ?? byOwner.get("(idle)") ?? 0)),
     byOwner: sorted(byOwner),
     selfTop: sorted(bySelf),
     // Inclusive time of mcpgen's own functions (async continuations count where they resume).
