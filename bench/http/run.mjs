@@ -17,11 +17,12 @@
  *   node bench/http/run.mjs [--quick] [--long] [--peers mcpgen,echo,sdk-v1,sdk-v2] [--rounds N] [--sessions N]
  *                           [--only throughput,sessions,sustained] [--profile] [--json]
  * --profile   after the rest: mcpgen under --cpu-prof for a 32-connection run per response mode, summarised
+ *             (--profile-dir DIR keeps the .cpuprofile files, for Chrome DevTools or bench/lib/cpuprofile.mjs)
  * A benchmark, not a test: it prints figures (and which targets they meet) and exits 0 whatever they are.
  * Expects a compiled dist/ (`npm run bench:http` runs `npm run build` first).
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -109,6 +110,11 @@ async function startPeer(peer, mode, { nodeArgs = [], extra = [] } = {}) {
     /** A full GC in the server, then its `process.memoryUsage()`. */
     async heap() {
       child.stdin.write("gc\n");
+      return JSON.parse((await next()).replace(/^MEM /, ""));
+    },
+    /** Its memory now, without a GC: `process.memoryUsage()` and V8's heap spaces. */
+    async spaces() {
+      child.stdin.write("spaces\n");
       return JSON.parse((await next()).replace(/^MEM /, ""));
     },
     /** Ends stdin (the server exits, writing a CPU profile if it records one); killed after 10 s. */
@@ -333,9 +339,25 @@ async function sustained(peer) {
     const session = await openSession(server, peer);
     const heapStart = await server.heap();
     const samples = [];
-    const timer = setInterval(() => samples.push(memory(server.pid).rssKiB / 1024), PLAN.sampleMs);
+    const spaces = [];
+    const timer = setInterval(() => {
+      samples.push(memory(server.pid).rssKiB / 1024);
+      void server.spaces().then((s) => spaces.push(s));
+    }, PLAN.sampleMs);
     const result = await measure(server, session, 32, PLAN.sustainedMs, 0);
     clearInterval(timer);
+    await sleep(50);
+    // Where RSS went between the first settled sample and the last: V8's spaces, and memory outside the heap.
+    const from = spaces[Math.floor(spaces.length / 4)];
+    const to = spaces.at(-1);
+    const mib = (x) => Math.round((x / 2 ** 20) * 10) / 10;
+    const where = from && to ? {
+      newSpaceMiB: [mib(from.spaces.new_space), mib(to.spaces.new_space)],
+      oldSpaceMiB: [mib(from.spaces.old_space), mib(to.spaces.old_space)],
+      heapTotalMiB: [mib(from.heapTotal), mib(to.heapTotal)],
+      outsideHeapMiB: [mib(from.rss - from.heapTotal), mib(to.rss - to.heapTotal)],
+      externalMiB: [mib(from.external), mib(to.external)],
+    } : undefined;
     const heapEnd = await server.heap();
     const settled = samples.slice(Math.floor(samples.length / 4)); // after warm-up
     return {
@@ -350,6 +372,7 @@ async function sustained(peer) {
       heapStartMiB: heapStart.heapUsed / 2 ** 20,
       heapEndMiB: heapEnd.heapUsed / 2 ** 20,
       samples: samples.map((x) => Math.round(x * 10) / 10),
+      where,
     };
   } finally {
     await server.stop();
@@ -370,9 +393,10 @@ if (args.includes("--profile") && mcpgenPeer) {
     log(`profile: mcpgen ${mode} under --cpu-prof`);
     const dir = path.join(root, `cpu-profile-${mode}`);
     const server = await startPeer(mcpgenPeer, mode, { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${dir}`] });
-    const result = await measure(server, await openSession(server, mcpgenPeer), 32, PLAN.ms * 2);
+    const result = await measure(server, await openSession(server, mcpgenPeer), 32, PLAN.ms * 4);
     await server.stop();
     const [file] = readdirSync(dir).filter((f) => f.endsWith(".cpuprofile"));
+    if (option("--profile-dir")) cpSync(path.join(dir, file), path.join(option("--profile-dir"), `mcpgen-http-${mode}.cpuprofile`));
     profiles.push({ mode, rate: result.rate, ...summarize(path.join(dir, file), { top: 20, noFile: "(natives: V8 builtins, syscalls)" }) });
   }
 }
@@ -439,8 +463,9 @@ if (flat.length) {
   out.push(`Sustained SSE load (32 connections, ${PLAN.sustainedMs / 1000} s; RSS sampled every ${PLAN.sampleMs} ms, after the first quarter; heap after a full GC)`);
   for (const r of flat) {
     out.push(
-      `  ${r.label}: ${fmt(r.rate)} req/s; RSS ${fmt(r.firstMiB, 1)} → ${fmt(r.lastMiB, 1)} MiB (max ${fmt(r.maxMiB, 1)}, growth ${fmt(r.growthMiB, 1)} MiB) ${mark(Math.abs(r.growthMiB) <= 5)} (flat: ≤ 5 MiB); heap ${fmt(r.heapStartMiB, 1)} → ${fmt(r.heapEndMiB, 1)} MiB`,
+      `  ${r.label}: ${fmt(r.rate)} req/s; RSS ${fmt(r.firstMiB, 1)} → ${fmt(r.lastMiB, 1)} MiB (max ${fmt(r.maxMiB, 1)}, growth ${fmt(r.growthMiB, 1)} MiB) ${mark(Math.abs(r.growthMiB) <= 5)} (flat: ≤ 5 MiB); heap after a full GC ${fmt(r.heapStartMiB, 1)} → ${fmt(r.heapEndMiB, 1)} MiB`,
     );
+    if (r.where) out.push(`    from → to, MiB: ${Object.entries(r.where).map(([k, [a, b]]) => `${k.replace(/MiB$/, "")} ${a} → ${b}`).join(", ")}`);
   }
 }
 for (const prof of profiles) {

@@ -5,8 +5,13 @@
  */
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { setFlagsFromString } from "node:v8";
 import { createServer, serve } from "@mcpgen/runtime";
 import { flag, ready } from "./common.mjs";
+
+// What the shipped entry (`server.gen.js --http`, through the runtime's main()) sets, so that this peer runs
+// with the same V8 heap sizing as the server users start.
+setFlagsFromString("--semi-space-growth-factor=1");
 
 const entry = process.argv[2];
 const { registry } = await import(pathToFileURL(path.join(path.dirname(entry), "registry.gen.js")).href);
