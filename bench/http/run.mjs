@@ -15,7 +15,8 @@
  *   sustained    mcpgen's RSS sampled over a 32-connection SSE run (60 s with --long): it must stay flat.
  *
  *   node bench/http/run.mjs [--quick] [--long] [--peers mcpgen,echo,sdk-v1,sdk-v2] [--rounds N] [--sessions N]
- *                           [--only throughput,sessions,sustained] [--profile] [--json]
+ *                           [--only throughput,sessions,sustained] [--profile] [--heap-snapshot] [--json]
+ * --heap-snapshot   heap snapshots before and after the sessions open: what a session's heap is made of
  * --profile   after the rest: mcpgen under --cpu-prof for a 32-connection run per response mode, summarised
  *             (--profile-dir DIR keeps the .cpuprofile files, for Chrome DevTools or bench/lib/cpuprofile.mjs)
  * A benchmark, not a test: it prints figures (and which targets they meet) and exits 0 whatever they are.
@@ -28,6 +29,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { summarize } from "../lib/cpuprofile.mjs";
+import { heapByConstructor } from "../lib/heapsnapshot.mjs";
 import { cpuNs, memory } from "../lib/proc.mjs";
 import { median, quantileSorted, spread } from "../lib/stats.mjs";
 import { setUp } from "../stdio/setup.mjs";
@@ -111,6 +113,12 @@ async function startPeer(peer, mode, { nodeArgs = [], extra = [] } = {}) {
     async heap() {
       child.stdin.write("gc\n");
       return JSON.parse((await next()).replace(/^MEM /, ""));
+    },
+    /** A heap snapshot written to `file`, summarised by constructor. */
+    async snapshot(file) {
+      child.stdin.write(`snapshot ${file}\n`);
+      await next();
+      return heapByConstructor(file);
     },
     /** Its memory now, without a GC: `process.memoryUsage()` and V8's heap spaces. */
     async spaces() {
@@ -272,6 +280,7 @@ async function manySessions(peer, count) {
     const baseline = await measure(server, await openSession(server, peer), 32);
     const before = await server.heap();
     const rssBefore = memory(server.pid).rssKiB;
+    const snapshots = args.includes("--heap-snapshot") ? [await server.snapshot(path.join(root, "before.heapsnapshot"))] : [];
     log(`${count} sessions: opening, each with its GET stream`);
     const openStart = performance.now();
     for (let opened = 0; opened < count; opened += 64) {
@@ -280,6 +289,7 @@ async function manySessions(peer, count) {
     const openMs = performance.now() - openStart;
     const held = await server.heap();
     const rssHeld = memory(server.pid).rssKiB;
+    if (snapshots.length) snapshots.push(await server.snapshot(path.join(root, "held.heapsnapshot")));
     log(`${count} sessions: 32-connection load on another session`);
     const loaded = await measure(server, await openSession(server, peer), 32);
     const rssLoaded = memory(server.pid).rssKiB;
@@ -321,11 +331,21 @@ async function manySessions(peer, count) {
       loaded,
       // Against the mean of the runs before the sessions were opened and after they expired.
       loadRatio: loaded.rate / ((baseline.rate + baselineAfter.rate) / 2),
+      perSession: snapshots.length ? perSession(snapshots[0], snapshots[1], count) : undefined,
     };
   } finally {
     for (const { socket } of streams) socket.destroy();
     await server.stop();
   }
+}
+
+/** What a session's heap is made of: the growth of each group between two snapshots, per session. */
+function perSession(before, after, count) {
+  const was = new Map(before.top.map((g) => [g.name, g]));
+  return after.top
+    .map((g) => ({ name: g.name, bytes: (g.bytes - (was.get(g.name)?.bytes ?? 0)) / count, count: (g.count - (was.get(g.name)?.count ?? 0)) / count }))
+    .filter((g) => g.bytes > 0)
+    .sort((a, b) => b.bytes - a.bytes);
 }
 
 const mcpgenPeer = PEERS.find((p) => p.key === "mcpgen");
@@ -456,6 +476,7 @@ if (sessions) {
   out.push(`|   server CPU µs/req | ${fmt(s.loaded.cpuUs, 1)} vs ${fmt(s.baseline.cpuUs, 1)} / ${fmt(s.baselineAfter.cpuUs, 1)} alone | | |`);
   out.push(`| sessions expired after the streams closed | ${s.expired ? `yes, ${fmt(s.expiryMs / 1000, 1)} s later` : "NO"} | expire | ${mark(s.expired)} |`);
   out.push(`| heap after expiry (full GC) | ${fmt(s.heapAfterMiB, 1)} MiB (${fmt(s.heapBeforeMiB, 1)} before, ${fmt(s.heapHeldMiB, 1)} held): ${fmt(s.heapReturned * 100, 1)}% came back | ≥ 90% back | ${mark(s.heapReturned >= 0.9)} |`);
+  if (s.perSession) out.push(`| heap per session by kind (snapshots) | ${s.perSession.slice(0, 8).map((g) => `${g.name} ${fmt(g.bytes)} B (${fmt(g.count, 1)})`).join("; ")} | | |`);
   out.push(`| RSS after expiry | ${fmt(s.rssAfterMiB)} MiB (${fmt(s.rssHeldMiB)} held) | | |`);
 }
 if (flat.length) {
