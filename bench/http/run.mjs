@@ -9,7 +9,8 @@
  *                side by side and take turns, round after round; medians over rounds and their spread.
  *   10k sessions mcpgen with `--sessions` (10,000) sessions, each initialized and holding its standalone GET
  *                stream open: server RSS, bytes per idle session (RSS and heap after a full GC), and the
- *                32-connection throughput on another session against the same figure with no other sessions.
+ *                32-connection throughput on another session against a second server without sessions,
+ *                the two measured in turns over rounds.
  *                Then the streams close, the sessions expire (the server's `sessionIdleMs`), and the memory
  *                is measured again.
  *   sustained    mcpgen's RSS sampled over a 32-connection SSE run (60 s with --long): it must stay flat.
@@ -273,11 +274,11 @@ async function sessionStatus(url, session) {
 
 async function manySessions(peer, count) {
   const server = await startPeer(peer, "json", { extra: ["--idle-ms", String(PLAN.idleMs)] });
+  // The control: the same server with no other sessions, measured in turns with the loaded one.
+  const control = await startPeer(peer, "json", { extra: ["--idle-ms", String(PLAN.idleMs)] });
   const streams = [];
   try {
-    log(`${count} sessions: baseline`);
     await openSession(server, peer); // warm: code loaded, first allocations made
-    const baseline = await measure(server, await openSession(server, peer), 32);
     const before = await server.heap();
     const rssBefore = memory(server.pid).rssKiB;
     const snapshots = args.includes("--heap-snapshot") ? [await server.snapshot(path.join(root, "before.heapsnapshot"))] : [];
@@ -290,8 +291,18 @@ async function manySessions(peer, count) {
     const held = await server.heap();
     const rssHeld = memory(server.pid).rssKiB;
     if (snapshots.length) snapshots.push(await server.snapshot(path.join(root, "held.heapsnapshot")));
-    log(`${count} sessions: 32-connection load on another session`);
-    const loaded = await measure(server, await openSession(server, peer), 32);
+    log(`${count} sessions: 32-connection load on another session, in turns with a server without sessions`);
+    const loadedRuns = [];
+    const controlRuns = [];
+    const loadSession = await openSession(server, peer);
+    const controlSession = await openSession(control, peer);
+    for (let r = 0; r < PLAN.rounds; r++) {
+      if (r % 2) controlRuns.push(await measure(control, controlSession, 32));
+      loadedRuns.push(await measure(server, loadSession, 32));
+      if (r % 2 === 0) controlRuns.push(await measure(control, controlSession, 32));
+    }
+    const loaded = { rate: median(loadedRuns.map((m) => m.rate)), cpuUs: median(loadedRuns.map((m) => m.cpuUs)), spread: spread(loadedRuns.map((m) => m.rate)) };
+    const alone = { rate: median(controlRuns.map((m) => m.rate)), cpuUs: median(controlRuns.map((m) => m.cpuUs)), spread: spread(controlRuns.map((m) => m.rate)) };
     const rssLoaded = memory(server.pid).rssKiB;
     log(`${count} sessions: streams closed, waiting for the sessions to expire (idle ${PLAN.idleMs} ms)`);
     for (const { socket } of streams) socket.destroy();
@@ -306,8 +317,6 @@ async function manySessions(peer, count) {
     await sleep(200);
     const after = await server.heap();
     const rssAfter = memory(server.pid).rssKiB;
-    log(`${count} sessions: the baseline again, with the sessions gone`);
-    const baselineAfter = await measure(server, await openSession(server, peer), 32);
     return {
       count,
       openMs,
@@ -326,16 +335,14 @@ async function manySessions(peer, count) {
       heapReturned: (held.heapUsed - after.heapUsed) / Math.max(1, held.heapUsed - before.heapUsed),
       expired,
       expiryMs,
-      baseline,
-      baselineAfter,
       loaded,
-      // Against the mean of the runs before the sessions were opened and after they expired.
-      loadRatio: loaded.rate / ((baseline.rate + baselineAfter.rate) / 2),
+      alone,
+      loadRatio: loaded.rate / alone.rate,
       perSession: snapshots.length ? perSession(snapshots[0], snapshots[1], count) : undefined,
     };
   } finally {
     for (const { socket } of streams) socket.destroy();
-    await server.stop();
+    await Promise.all([server.stop(), control.stop()]);
   }
 }
 
@@ -471,9 +478,9 @@ if (sessions) {
   out.push(`| server RSS with the sessions open | ${fmt(s.rssHeldMiB)} MiB (${fmt(s.rssBeforeMiB)} before; peak ${fmt(s.peakRssMiB)}) | ≤ ${RSS_LIMIT_MIB} MiB | ${mark(s.peakRssMiB <= RSS_LIMIT_MIB)} |`);
   out.push(`| per idle session: RSS / heap after a full GC | ${fmt(s.rssPerSessionB)} B / ${fmt(s.heapPerSessionB)} B | | |`);
   out.push(
-    `| 32 connections on another session, req/s | ${fmt(s.loaded.rate)} vs ${fmt(s.baseline.rate)} before / ${fmt(s.baselineAfter.rate)} after alone = ${fmt(s.loadRatio, 2)}× | ≥ 0.9× | ${mark(s.loadRatio >= 0.9)} |`,
+    `| 32 connections on another session, req/s (vs a server without sessions, in turns) | ${fmt(s.loaded.rate)} ±${Math.round(s.loaded.spread * 50)}% vs ${fmt(s.alone.rate)} ±${Math.round(s.alone.spread * 50)}% = ${fmt(s.loadRatio, 2)}× | ≥ 0.9× | ${mark(s.loadRatio >= 0.9)} |`,
   );
-  out.push(`|   server CPU µs/req | ${fmt(s.loaded.cpuUs, 1)} vs ${fmt(s.baseline.cpuUs, 1)} / ${fmt(s.baselineAfter.cpuUs, 1)} alone | | |`);
+  out.push(`|   server CPU µs/req | ${fmt(s.loaded.cpuUs, 1)} vs ${fmt(s.alone.cpuUs, 1)} | | |`);
   out.push(`| sessions expired after the streams closed | ${s.expired ? `yes, ${fmt(s.expiryMs / 1000, 1)} s later` : "NO"} | expire | ${mark(s.expired)} |`);
   out.push(`| heap after expiry (full GC) | ${fmt(s.heapAfterMiB, 1)} MiB (${fmt(s.heapBeforeMiB, 1)} before, ${fmt(s.heapHeldMiB, 1)} held): ${fmt(s.heapReturned * 100, 1)}% came back | ≥ 90% back | ${mark(s.heapReturned >= 0.9)} |`);
   if (s.perSession) out.push(`| heap per session by kind (snapshots) | ${s.perSession.slice(0, 8).map((g) => `${g.name} ${fmt(g.bytes)} B (${fmt(g.count, 1)})`).join("; ")} | | |`);
