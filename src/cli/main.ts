@@ -7,6 +7,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import { build, DEFAULTS, DiagnosticError, formatDiagnostic, OutputError, VERSION, type BuildResult, type Counts } from "../compiler/index.js";
 import { rel } from "../compiler/config.js";
 import { SHIP_DEFAULTS as SHIP } from "../ship/config.js";
+import { testCommand } from "../contract/command.js";
 
 const say = (line: string) => process.stderr.write(line + "\n");
 
@@ -107,6 +108,7 @@ export function program(): Command {
       say(`mcpgen: ${result.doc.name} ${result.doc.version} → ${shown(result.file)} (npm package ${result.doc.packages[0]?.identifier}; ${seconds(started)})`);
       for (const note of result.notes) say(`  note: ${note}`);
     });
+  testCommand(cli);
   return cli;
 }
 

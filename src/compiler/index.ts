@@ -7,6 +7,7 @@ import { cacheKey, openCache } from "./cache.js";
 import type { CheckMemo } from "./check.js";
 import { configProblems, resolveConfig, type BuildConfig, type BuildOptions } from "./config.js";
 import { DiagnosticError, isWarning, sortDiagnostics, type Diagnostic } from "./diagnostics.js";
+import type { ServerIR } from "./ir.js";
 import { load, type SourceDoc } from "./load.js";
 import { codeDigest, inputDigest, lastBuild, saveStamp } from "./stamp.js";
 import { compareOutput, leftBehindHandlers, OutputError, write, type Comparison, type WriteResult } from "./write.js";
@@ -89,3 +90,21 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   if (input) saveStamp(config, { input, counts, handlers: [...emitted.stubs.keys()], warnings: sortDiagnostics(warnings) }, emitted, last?.found);
   return { mode: "write", config, counts, warnings: sortDiagnostics([...warnings, ...leftBehind(emitted.stubs.keys(), config)]), ...written };
 }
+
+/**
+ * The server as the compiler sees it (load → check → normalize → IR, nothing emitted or written), for
+ * commands that read it: `mcpgen test` runs its tools' examples. Throws `DiagnosticError` on any error.
+ */
+export async function describeServer(options: BuildOptions = {}): Promise<ServerIR> {
+  const config = resolveConfig(options);
+  const [{ check }, { normalize }, { toIR }] = await Promise.all([import("./check.js"), import("./normalize.js"), import("./ir.js")]);
+  const diagnostics: Diagnostic[] = [];
+  const errors = <T>(result: T & { diagnostics: Diagnostic[] }): T => (diagnostics.push(...result.diagnostics.filter((d) => !isWarning(d))), result);
+  const { sources } = errors(await load(config.schemasDir, config.cwd));
+  const { checked } = sources && !diagnostics.length ? errors(check(sources)) : { checked: undefined };
+  const { normalized } = checked && !diagnostics.length ? errors(normalize(checked)) : { normalized: undefined };
+  if (diagnostics.length || !checked || !normalized) throw new DiagnosticError(diagnostics);
+  return toIR(checked, normalized);
+}
+export type { ServerIR, ToolIR } from "./ir.js";
+export type { ToolExample } from "./check.js";
