@@ -8,6 +8,7 @@ import { build, DEFAULTS, DiagnosticError, formatDiagnostic, OutputError, VERSIO
 import { rel } from "../compiler/config.js";
 import { SHIP_DEFAULTS as SHIP } from "../ship/config.js";
 import { testCommand } from "../contract/command.js";
+import { devCommand } from "../dev/command.js";
 
 const say = (line: string) => process.stderr.write(line + "\n");
 
@@ -109,6 +110,7 @@ export function program(): Command {
       for (const note of result.notes) say(`  note: ${note}`);
     });
   testCommand(cli);
+  devCommand(cli);
   return cli;
 }
 

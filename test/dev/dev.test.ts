@@ -1,0 +1,121 @@
+// End-to-end: `mcpgen dev` through the real binary, driven by the official MCP SDK client over stdio.
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { REPO, server, tempProject, writeSchemas } from "../compiler/helpers.js";
+
+const BIN = path.join(REPO, "bin/mcpgen.js");
+
+const echo = (description: string) => ({
+  description,
+  inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+});
+
+const HANDLER = `import type { EchoHandler } from "../../generated/handlers.gen.js";
+const handler: EchoHandler = async ({ text }) => text;
+export default handler;
+`;
+
+/** Polls `probe` every 50 ms until it returns a value (not undefined); fails after `ms`. */
+async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 15_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+/** A project inside the repository (so `@mcpgen/runtime` resolves) with the `echo` tool, and dev running on it. */
+async function startDev(extra: string[] = []) {
+  const dir = await tempProject(true);
+  await writeSchemas(dir, server({ echo: echo("Echoes, version 1.") }));
+  await mkdir(path.join(dir, "src/handlers"), { recursive: true });
+  await writeFile(path.join(dir, "src/handlers/echo.ts"), HANDLER);
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "dev", ...extra], cwd: dir, stderr: "pipe" });
+  let stderr = "";
+  transport.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const client = new Client({ name: "dev-test", version: "1" });
+  let listChanged = 0;
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => void listChanged++);
+  await client.connect(transport);
+  const devPid = transport.pid!;
+  cleanups.push(async () => {
+    await client.close().catch(() => {});
+    if (alive(devPid)) process.kill(devPid, "SIGKILL");
+  });
+  return { dir, client, transport, devPid, stderr: () => stderr, listChanged: () => listChanged };
+}
+
+const serverPids = (stderr: string) => [...stderr.matchAll(/server started \(pid (\d+)/g)].map((m) => Number(m[1]));
+
+describe("mcpgen dev", () => {
+  it("serves the schemas as they change, says so while the build is broken, and leaves no process behind", async () => {
+    const { dir, client, devPid, stderr, listChanged } = await startDev(["--no-typecheck"]);
+    const description = async () => (await client.listTools()).tools.find((t) => t.name === "echo")?.description;
+    expect(await description()).toBe("Echoes, version 1.");
+    expect(await client.callTool({ name: "echo", arguments: { text: "hi" } })).toMatchObject({ content: [{ type: "text", text: "hi" }] });
+
+    // An edit: tools/list shows it, and the client (whose session went on) was told the list changed.
+    await writeSchemas(dir, { "tools/echo.json": echo("Echoes, version 2.") });
+    await until("the edited description", async () => ((await description().catch(() => undefined)) === "Echoes, version 2." ? true : undefined));
+    await until("tools/list_changed", () => (listChanged() > 0 ? true : undefined));
+    expect(stderr()).toMatch(/mcpgen dev: rebuilt in \d+ ms/);
+    expect(stderr()).toMatch(/mcpgen dev: restarted in \d+ ms/);
+
+    // Broken: the diagnostic is printed and every request is answered with an error that names it.
+    await writeFile(path.join(dir, "schemas/tools/echo.json"), '{ "description": "oops", ');
+    await until("the diagnostic", () => (/schemas\/tools\/echo\.json#: .*\n/.test(stderr()) ? true : undefined));
+    const refused = await until("a refused request", () =>
+      client.listTools().then(
+        () => undefined,
+        (error: Error) => error,
+      ),
+    );
+    expect(refused.message).toMatch(/mcpgen dev: the build is broken \(1 problem\): schemas\/tools\/echo\.json#/);
+    await expect(client.callTool({ name: "echo", arguments: { text: "hi" } })).rejects.toThrow(/the build is broken/);
+
+    // Fixed: served again, with the new schema.
+    await writeSchemas(dir, { "tools/echo.json": echo("Echoes, version 3.") });
+    await until("the fixed server", async () => ((await description().catch(() => undefined)) === "Echoes, version 3." ? true : undefined));
+    expect(await client.callTool({ name: "echo", arguments: { text: "again" } })).toMatchObject({ content: [{ text: "again" }] });
+
+    // Stopping the client stops dev, and dev stops every server it started.
+    const pids = serverPids(stderr());
+    expect(pids.length).toBeGreaterThanOrEqual(3);
+    await client.close();
+    await until("dev and its servers to exit", () => ([devPid, ...pids].some(alive) ? undefined : true));
+  }, 90_000);
+
+  it("restarts on a handler edit, and reports type errors without stopping the loop", async () => {
+    const { dir, client, stderr } = await startDev();
+    await writeFile(
+      path.join(dir, "tsconfig.json"),
+      JSON.stringify({ compilerOptions: { strict: true, target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", skipLibCheck: true, noEmit: true }, include: ["src", "generated"] }),
+    );
+    // A handler that no longer fits its type: tsc says so, and the server still runs the new code.
+    await writeFile(path.join(dir, "src/handlers/echo.ts"), HANDLER.replace("async ({ text }) => text", 'async ({ text }) => { const wrong: number = text; return `${wrong}!`; }'));
+    await until("the type error", () => (/src\/handlers\/echo\.ts\(\d+,\d+\): error TS\d+/.test(stderr()) ? true : undefined), 60_000);
+    expect(stderr()).toMatch(/mcpgen dev: types: 1 error \(\d+ ms; the server runs anyway\)/);
+    const text = async () => ((await client.callTool({ name: "echo", arguments: { text: "abc" } })) as { content: { text: string }[] }).content[0]?.text;
+    await until("the new handler", async () => ((await text().catch(() => undefined)) === "abc!" ? true : undefined));
+  }, 90_000);
+});
