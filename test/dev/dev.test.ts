@@ -119,3 +119,57 @@ describe("mcpgen dev", () => {
     await until("the new handler", async () => ((await text().catch(() => undefined)) === "abc!" ? true : undefined));
   }, 90_000);
 });
+
+describe("mcpgen dev --http", () => {
+  it("keeps one address across restarts, answers 503 with the build problem while broken, and stops on SIGTERM", async () => {
+    const { spawn } = await import("node:child_process");
+    const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+    const dir = await tempProject(true);
+    await writeSchemas(dir, server({ echo: echo("Echoes, version 1.") }));
+    await mkdir(path.join(dir, "src/handlers"), { recursive: true });
+    await writeFile(path.join(dir, "src/handlers/echo.ts"), HANDLER);
+    const proc = spawn(process.execPath, [BIN, "dev", "--http", "0", "--no-typecheck"], { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    proc.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise((resolve) => proc.once("exit", resolve));
+    cleanups.push(async () => void (proc.exitCode === null && proc.kill("SIGKILL")));
+    const url = await until("the address", () => /serving MCP on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr)?.[1]);
+
+    // Each look is a fresh session: a 2025-era session does not outlive the server that opened it.
+    const description = async () => {
+      const client = new Client({ name: "dev-http-test", version: "1" });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      try {
+        return (await client.listTools()).tools.find((t) => t.name === "echo")?.description;
+      } finally {
+        await client.close();
+      }
+    };
+    expect(await until("the first server", () => description().catch(() => undefined))).toBe("Echoes, version 1.");
+    await writeSchemas(dir, { "tools/echo.json": echo("Echoes, version 2.") });
+    await until("the edit", async () => ((await description().catch(() => undefined)) === "Echoes, version 2." ? true : undefined));
+
+    await writeFile(path.join(dir, "schemas/tools/echo.json"), "[]");
+    const post = () =>
+      fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } }),
+      });
+    const refused = await until("a 503", async () => {
+      const res = await post();
+      return res.status === 503 ? ((await res.json()) as { id: unknown; error: { code: number; message: string } }) : (await res.body?.cancel(), undefined);
+    });
+    expect(refused.id).toBe(7);
+    expect(refused.error.code).toBe(-32000);
+    expect(refused.error.message).toMatch(/^mcpgen dev: the build is broken \(\d+ problems?\): schemas\/tools\/echo\.json#/);
+
+    await writeSchemas(dir, { "tools/echo.json": echo("Echoes, version 3.") });
+    await until("the fix", async () => ((await description().catch(() => undefined)) === "Echoes, version 3." ? true : undefined));
+
+    const pids = serverPids(stderr);
+    proc.kill("SIGTERM");
+    await exited;
+    await until("the servers to exit", () => (pids.some(alive) ? undefined : true));
+  }, 90_000);
+});
