@@ -75,17 +75,26 @@ export async function dev(options: DevOptions, io: DevIO): Promise<DevSession> {
     await old?.stop();
   }
 
-  async function start(): Promise<void> {
-    const started = performance.now();
-    const next = new ServerChild({
+  // The next server is started ahead of time (Node, tsx and the runtime loaded; see launch.ts) and runs
+  // the entry only when a change needs it, so a restart does not wait for Node and tsx to boot.
+  let spare: ServerChild | undefined;
+  const newChild = (isSpare: boolean) =>
+    new ServerChild({
       outDir: config.outDir,
       cwd: config.cwd,
+      spare: isSpare,
       ...(httpFront && { args: ["--http", "--host", "127.0.0.1", "--port", "0"] }),
-      onStderr: (line) => {
-        if (httpFront?.announce(next, line)) return;
+      onStderr: (line, from) => {
+        if (httpFront?.announce(from, line)) return;
         io.say(`  server: ${line}`);
       },
     });
+
+  async function start(): Promise<void> {
+    const started = performance.now();
+    const next = spare?.alive ? spare : newChild(false);
+    spare = undefined;
+    next.go();
     child = next;
     void next.exited.then((code) => {
       if (child !== next || stopping) return;
@@ -97,6 +106,7 @@ export async function dev(options: DevOptions, io: DevIO): Promise<DevSession> {
     });
     await front.up(next);
     if (child === next) say(`server started (pid ${next.proc.pid}, ${Math.round(performance.now() - started)} ms)`);
+    if (!stopping) spare = newChild(true);
   }
 
   /** One round: rebuild if the schemas changed, restart, type-check. */
@@ -182,6 +192,7 @@ export async function dev(options: DevOptions, io: DevIO): Promise<DevSession> {
     await running;
     checker?.cancel();
     await retire("mcpgen dev is stopping");
+    await spare?.stop();
     await front.close?.();
     resolveStopped();
   }

@@ -1,4 +1,5 @@
 // End-to-end: `mcpgen dev` through the real binary, driven by the official MCP SDK client over stdio.
+import { readdirSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -65,6 +66,27 @@ async function startDev(extra: string[] = []) {
   return { dir, client, transport, devPid, stderr: () => stderr, listChanged: () => listChanged };
 }
 
+/** The processes started by `pid`, their children and so on (Linux: read from /proc). */
+function descendants(pid: number): number[] {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const found: number[] = [];
+  for (let frontier = [pid]; frontier.length; ) {
+    const next = [...parents].filter(([, parent]) => frontier.includes(parent)).map(([child]) => child);
+    found.push(...next);
+    frontier = next;
+  }
+  return found;
+}
+
 const serverPids = (stderr: string) => [...stderr.matchAll(/server started \(pid (\d+)/g)].map((m) => Number(m[1]));
 
 describe("mcpgen dev", () => {
@@ -98,9 +120,10 @@ describe("mcpgen dev", () => {
     await until("the fixed server", async () => ((await description().catch(() => undefined)) === "Echoes, version 3." ? true : undefined));
     expect(await client.callTool({ name: "echo", arguments: { text: "again" } })).toMatchObject({ content: [{ text: "again" }] });
 
-    // Stopping the client stops dev, and dev stops every server it started.
-    const pids = serverPids(stderr());
-    expect(pids.length).toBeGreaterThanOrEqual(3);
+    // Stopping the client stops dev, and dev stops every process it started (the spare server too).
+    const pids = [...new Set([...serverPids(stderr()), ...descendants(devPid)])];
+    expect(serverPids(stderr()).length).toBeGreaterThanOrEqual(3);
+    expect(descendants(devPid).length).toBeGreaterThanOrEqual(2); // the server and the spare waiting to be the next one
     await client.close();
     await until("dev and its servers to exit", () => ([devPid, ...pids].some(alive) ? undefined : true));
   }, 90_000);
@@ -167,7 +190,8 @@ describe("mcpgen dev --http", () => {
     await writeSchemas(dir, { "tools/echo.json": echo("Echoes, version 3.") });
     await until("the fix", async () => ((await description().catch(() => undefined)) === "Echoes, version 3." ? true : undefined));
 
-    const pids = serverPids(stderr);
+    const pids = [...new Set([...serverPids(stderr), ...descendants(proc.pid!)])];
+    expect(descendants(proc.pid!).length).toBeGreaterThanOrEqual(2);
     proc.kill("SIGTERM");
     await exited;
     await until("the servers to exit", () => (pids.some(alive) ? undefined : true));
