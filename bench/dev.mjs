@@ -12,6 +12,7 @@
  * change the figure, but it competes for the CPU with the next edit on a small machine).
  */
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -70,6 +71,8 @@ try {
     console.log(`  edit ${run}: ${Math.round(ms)} ms until tools/list shows it (dev: rebuilt in ${rebuilt ?? "?"} ms, restarted in ${restarted ?? "?"} ms)`);
   }
   console.log(`median of ${runs} edits: ${Math.round(median(figures))} ms (min ${Math.round(Math.min(...figures))}, max ${Math.round(Math.max(...figures))}; target 1000 ms)`);
+  // The figure depends on what else the machine runs: say how busy it was.
+  console.log(`${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(" / ")} (1 / 5 / 15 min), Node ${process.version}`);
 } finally {
   await client.close();
   rmSync(dir, { recursive: true, force: true });
