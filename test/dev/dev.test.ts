@@ -143,6 +143,15 @@ describe("mcpgen dev", () => {
   }, 90_000);
 });
 
+describe("mcpgen dev --help", () => {
+  it("names every option", async () => {
+    const { execFile } = await import("node:child_process");
+    const { promisify } = await import("node:util");
+    const { stdout } = await promisify(execFile)(process.execPath, [BIN, "dev", "--help"], { cwd: REPO });
+    for (const flag of ["[schemas]", "--out <dir>", "--handlers <dir>", "--http <port>", "--no-typecheck", "list_changed", "-32000"]) expect(stdout).toContain(flag);
+  });
+});
+
 describe("mcpgen dev --http", () => {
   it("keeps one address across restarts, answers 503 with the build problem while broken, and stops on SIGTERM", async () => {
     const { spawn } = await import("node:child_process");
