@@ -105,7 +105,8 @@ export async function dev(options: DevOptions, io: DevIO): Promise<DevSession> {
       front.down(reason);
     });
     await front.up(next);
-    if (child === next) say(`server started (pid ${next.proc.pid}, ${Math.round(performance.now() - started)} ms)`);
+    if (child === next) say(`server ready (pid ${next.proc.pid}, ${Math.round(performance.now() - started)} ms)`);
+    // Started once this one is ready, so that its boot does not compete with this one's for the CPU.
     if (!stopping) spare = newChild(true);
   }
 

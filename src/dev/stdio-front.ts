@@ -55,17 +55,24 @@ export class StdioFront {
     this.pending.clear();
   }
 
-  /** A new child serves from now on. */
-  up(child: ServerChild): void {
+  /**
+   * A new child serves from now on. Resolves when it is ready: it answered the replayed `initialize` (at
+   * once when there is no session to replay), or it exited.
+   */
+  up(child: ServerChild): Promise<void> {
     const queue = this.state.kind === "starting" ? this.state.queue : [];
     this.state = { kind: "up", child };
     child.onLine((line) => this.fromChild(line));
+    const ready = this.init ? Promise.race([new Promise<void>((resolve) => (this.replayed = resolve)), child.exited.then(() => {})]) : Promise.resolve();
     if (this.init) {
       child.send(JSON.stringify({ ...this.init.request, id: REPLAY_ID }));
       if (this.init.initialized) child.send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
     }
     for (const line of queue) this.fromClient(line);
+    return ready;
   }
+
+  private replayed: (() => void) | undefined;
 
   /** No server: every request gets an error naming `reason` until the next `up`. */
   down(reason: string): void {
@@ -82,6 +89,7 @@ export class StdioFront {
       const capabilities = ((only.result as { capabilities?: Record<string, { listChanged?: boolean }> } | undefined)?.capabilities) ?? {};
       for (const kind of ["tools", "resources", "prompts"])
         if (capabilities[kind]?.listChanged) this.toClient(JSON.stringify({ jsonrpc: "2.0", method: `notifications/${kind}/list_changed` }));
+      this.replayed?.();
       return;
     }
     for (const m of messages ?? []) if (m.method === undefined && (typeof m.id === "string" || typeof m.id === "number")) this.pending.delete(key(m.id));

@@ -87,7 +87,7 @@ function descendants(pid: number): number[] {
   return found;
 }
 
-const serverPids = (stderr: string) => [...stderr.matchAll(/server started \(pid (\d+)/g)].map((m) => Number(m[1]));
+const serverPids = (stderr: string) => [...stderr.matchAll(/server ready \(pid (\d+)/g)].map((m) => Number(m[1]));
 
 describe("mcpgen dev", () => {
   it("serves the schemas as they change, says so while the build is broken, and leaves no process behind", async () => {

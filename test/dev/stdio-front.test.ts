@@ -10,6 +10,7 @@ function fakeServer() {
   const child = {
     send: (line: string) => sent.push(JSON.parse(line)),
     onLine: (handler: (line: string) => void) => (toFront = handler),
+    exited: new Promise(() => {}),
   } as unknown as ServerChild;
   return { child, sent, reply: (message: unknown) => toFront(JSON.stringify(message)) };
 }
