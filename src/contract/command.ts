@@ -22,14 +22,20 @@ Prints every failure as file#/examples/<i>: message and a summary; exits 1 if an
     )
     .action(async (schemas: string, opts: { out: string; handlers: string; timeout: number; logs?: boolean }) => {
       const started = performance.now();
-      const { runExamples } = await import("./index.js");
+      const { runExamples, ServerStartError } = await import("./index.js");
       const result = await runExamples({
         schemas,
         out: opts.out,
         handlers: opts.handlers,
         timeoutMs: opts.timeout,
         ...(opts.logs && { onServerLog: (line: string) => say(`  server: ${line}`) }),
+      }).catch((error: unknown) => {
+        if (!(error instanceof ServerStartError)) throw error;
+        say(`mcpgen: ${error.message}`);
+        process.exitCode = 1;
+        return undefined;
       });
+      if (!result) return;
       for (const outcome of result.outcomes) for (const problem of outcome.problems) say(`${outcome.at}: ${problem}`);
       const seconds = ((performance.now() - started) / 1000).toFixed(2);
       const total = result.outcomes.length;

@@ -48,10 +48,21 @@ export async function runExamples(options: ContractOptions = {}): Promise<Contra
   const outcomes: ExampleOutcome[] = [];
   if (!tools.length) return { outcomes, passed: 0, failed: 0 };
 
-  const child = new ServerChild({ outDir: built.config.outDir, cwd: built.config.cwd, ...(onServerLog && { onStderr: onServerLog }) });
+  // The server's last lines on stderr, to show if it does not start.
+  const tail: string[] = [];
+  const onStderr = (line: string) => {
+    onServerLog?.(line);
+    if (tail.push(line) > 20) tail.shift();
+  };
+  const child = new ServerChild({ outDir: built.config.outDir, cwd: built.config.cwd, onStderr });
   const client = new LineClient(child, timeoutMs);
   try {
-    await client.request("initialize", { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "mcpgen-test", version: "1" } });
+    try {
+      await client.request("initialize", { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "mcpgen-test", version: "1" } });
+    } catch (error) {
+      const shown = onServerLog ? [] : tail.map((line) => `\n  server: ${line}`);
+      throw new ServerStartError(`the server did not start: ${(error as Error).message}${shown.join("")}`);
+    }
     client.notify("notifications/initialized");
     for (const tool of tools) {
       const validate = outputValidator(tool);
@@ -73,6 +84,9 @@ export async function runExamples(options: ContractOptions = {}): Promise<Contra
   const failed = outcomes.filter((o) => o.problems.length).length;
   return { outcomes, passed: outcomes.length - failed, failed };
 }
+
+/** The server could not be started or initialized: nothing was tested (exit 1, not an internal error). */
+export class ServerStartError extends Error {}
 
 interface CallResult {
   content?: { type: string; text?: string }[];

@@ -87,6 +87,17 @@ describe("mcpgen test", () => {
     expect(code).toBe(1);
   }, 60_000);
 
+  it("says so when the server does not start, with what it printed, and exits 1", async () => {
+    const dir = await tempProject(); // outside the repository: no package.json says "type": "module", no @mcpgen/runtime
+    await writeSchemas(dir, server({ double: double([{ input: { n: 2 } }]) }));
+    await mkdir(path.join(dir, "src/handlers"), { recursive: true });
+    await writeFile(path.join(dir, "src/handlers/double.ts"), HANDLER);
+    const { code, stderr } = await mcpgen(dir, "test");
+    expect(stderr).toMatch(/^mcpgen: the server did not start: the server exited \(1\) before answering$/m);
+    expect(stderr).toMatch(/^  server: .*Error/m);
+    expect(code).toBe(1);
+  }, 60_000);
+
   it("has help naming its options and the example format", async () => {
     const { code, stderr } = await promisify(execFile)(process.execPath, [BIN, "test", "--help"], { cwd: REPO }).then(
       ({ stdout }) => ({ code: 0, stderr: stdout }),
