@@ -64,6 +64,7 @@ export async function dev(options: DevOptions, io: DevIO): Promise<DevSession> {
   if (checker?.unavailable) say(`no type check: ${checker.unavailable}`);
   let child: ServerChild | undefined;
   let stopping = false;
+  let broken = false;
   let resolveStopped!: () => void;
   const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));
 
@@ -114,12 +115,15 @@ export async function dev(options: DevOptions, io: DevIO): Promise<DevSession> {
   async function round(schemasChanged: boolean): Promise<void> {
     const started = performance.now();
     front.hold();
-    if (schemasChanged) {
+    // While the build is broken, generated/ is older than the schemas: a handler edit must not start a
+    // server from it, so it rebuilds (and stays broken) too.
+    if (schemasChanged || broken) {
       try {
         const result = await build({ ...buildOptions, check: false });
         for (const warning of result.warnings) io.say(formatDiagnostic(warning));
         const changed = result.mode === "write" ? result.updated.length + result.removed.length : 0;
         for (const f of result.mode === "write" ? result.createdHandlers : []) say(`created handler ${f} (yours to edit)`);
+        broken = false;
         say(`rebuilt in ${Math.round(performance.now() - started)} ms (${changed ? `${changed} files changed` : "output unchanged"})`);
       } catch (error) {
         if (!(error instanceof DiagnosticError || error instanceof OutputError)) throw error;
@@ -127,6 +131,7 @@ export async function dev(options: DevOptions, io: DevIO): Promise<DevSession> {
         for (const line of lines) io.say(line);
         const errors = error instanceof DiagnosticError ? error.errors : 1;
         const reason = `the build is broken (${errors} problem${errors === 1 ? "" : "s"}): ${lines[0]}${lines.length > 1 ? ` (and ${lines.length - 1} more, printed by mcpgen dev)` : ""}`;
+        broken = true;
         say(`build failed; requests get an error until it is fixed`);
         await retire(reason);
         front.down(reason);
@@ -164,7 +169,11 @@ export async function dev(options: DevOptions, io: DevIO): Promise<DevSession> {
     const next = queued;
     queued = undefined;
     running = round(next.schemas)
-      .catch((error: unknown) => say(`internal error, a bug in mcpgen: ${(error as Error).stack ?? String(error)}`))
+      .catch((error: unknown) => {
+        // Requests must not wait for a server that will not come.
+        say(`internal error, a bug in mcpgen: ${(error as Error).stack ?? String(error)}`);
+        front.down(`internal error in mcpgen dev (${(error as Error).message}); it tries again on the next change`);
+      })
       .finally(() => {
         running = undefined;
         if (queued) pump();

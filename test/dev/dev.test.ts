@@ -115,10 +115,17 @@ describe("mcpgen dev", () => {
     expect(refused.message).toMatch(/mcpgen dev: the build is broken \(1 problem\): schemas\/tools\/echo\.json#/);
     await expect(client.callTool({ name: "echo", arguments: { text: "hi" } })).rejects.toThrow(/the build is broken/);
 
+    // A handler edit while broken does not bring back a server built from the old schemas.
+    const diagnostics = () => stderr().match(/schemas\/tools\/echo\.json#: /g)?.length ?? 0;
+    const seen = diagnostics();
+    await writeFile(path.join(dir, "src/handlers/echo.ts"), HANDLER.replace("=> text", '=> `${text}?`'));
+    await until("the rebuild after the handler edit", () => (diagnostics() > seen ? true : undefined));
+    await expect(client.listTools()).rejects.toThrow(/the build is broken/);
+
     // Fixed: served again, with the new schema.
     await writeSchemas(dir, { "tools/echo.json": echo("Echoes, version 3.") });
     await until("the fixed server", async () => ((await description().catch(() => undefined)) === "Echoes, version 3." ? true : undefined));
-    expect(await client.callTool({ name: "echo", arguments: { text: "again" } })).toMatchObject({ content: [{ text: "again" }] });
+    expect(await client.callTool({ name: "echo", arguments: { text: "again" } })).toMatchObject({ content: [{ text: "again?" }] });
 
     // Stopping the client stops dev, and dev stops every process it started (the spare server too).
     const pids = [...new Set([...serverPids(stderr()), ...descendants(devPid)])];
