@@ -103,6 +103,11 @@ describe("mcpgen dev", () => {
     expect(stderr()).toMatch(/mcpgen dev: rebuilt in \d+ ms/);
     expect(stderr()).toMatch(/mcpgen dev: restarted in \d+ ms/);
 
+    // A new tool: served, and its handler stub created.
+    await writeSchemas(dir, { "annotations.json": { tools: { echo: "readOnly", shout: "readOnly" } }, "tools/shout.json": echo("Shouts.") });
+    await until("the new tool", async () => ((await client.listTools().catch(() => undefined))?.tools.some((t) => t.name === "shout") ? true : undefined));
+    expect(stderr()).toContain("mcpgen dev: created handler src/handlers/shout.ts (yours to edit)");
+
     // Broken: the diagnostic is printed and every request is answered with an error that names it.
     await writeFile(path.join(dir, "schemas/tools/echo.json"), '{ "description": "oops", ');
     await until("the diagnostic", () => (/schemas\/tools\/echo\.json#: .*\n/.test(stderr()) ? true : undefined));
