@@ -1,6 +1,6 @@
 /**
- * The `mcpgen` command line: `build`, `init`, `bundle`, `server-json` and `docs`. Messages go to stderr; exit 0 ok,
- * 1 problems, 2 usage, 3 an internal error (a bug in mcpgen: one line, the stack only with MCPGEN_DEBUG set).
+ * The `mcpgen` command line: `build`, `init`, `bundle`, `server-json`, `docs`, `lint`, `diff`, `dev` and `test`.
+ * Messages go to stderr; exit 0 ok, 1 problems, 2 usage, 3 an internal error (a bug in mcpgen: one line, the stack only with MCPGEN_DEBUG set).
  */
 import path from "node:path";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
@@ -9,6 +9,8 @@ import { rel } from "../compiler/config.js";
 import { SHIP_DEFAULTS as SHIP } from "../ship/config.js";
 import { collectProfile, PROFILE_HELP, registerLint, runLint } from "../lint/cli.js";
 import { registerDiff } from "../diff/cli.js";
+import { testCommand } from "../contract/command.js";
+import { devCommand } from "../dev/command.js";
 
 const say = (line: string) => process.stderr.write(line + "\n");
 
@@ -135,6 +137,8 @@ export function program(): Command {
     });
   registerLint(cli);
   registerDiff(cli);
+  testCommand(cli);
+  devCommand(cli);
   return cli;
 }
 

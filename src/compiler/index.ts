@@ -7,6 +7,7 @@ import { cacheKey, openCache } from "./cache.js";
 import type { CheckMemo } from "./check.js";
 import { configProblems, resolveConfig, type BuildConfig, type BuildOptions } from "./config.js";
 import { DiagnosticError, isWarning, sortDiagnostics, type Diagnostic } from "./diagnostics.js";
+import type { ServerIR } from "./ir.js";
 import { load, type SourceDoc } from "./load.js";
 import { codeDigest, inputDigest, lastBuild, saveStamp } from "./stamp.js";
 import { compareOutput, leftBehindHandlers, OutputError, write, type Comparison, type WriteResult } from "./write.js";
@@ -137,3 +138,4 @@ export async function surface(options: Pick<BuildOptions, "schemas" | "cwd"> = {
     prompts: ir.prompts.map((p) => ({ wire: p.wire, file: first(p.sources) })),
   };
 }
+export type { ToolExample } from "./check.js";
