@@ -164,8 +164,8 @@ describe.each(["2025-11-25", "2025-06-18", "2025-03-26"])("v1 SDK client, protoc
       expect(logs).toEqual(["warning", "error"]);
 
       const abort = new AbortController();
-      const cancelled = client.callTool({ name: "slow", arguments: { steps: 1000, delayMs: 5 } }, undefined, { ...REQUEST, signal: abort.signal });
-      setTimeout(() => abort.abort("changed my mind"), 50);
+      // cancelled once it is under way (its first progress)
+      const cancelled = client.callTool({ name: "slow", arguments: { steps: 1000, delayMs: 5 } }, undefined, { ...REQUEST, signal: abort.signal, onprogress: () => abort.abort("changed my mind") });
       await expect(cancelled).rejects.toThrow();
       expect(await client.callTool({ name: "echo", arguments: { text: "still serving" } }, undefined, REQUEST)).toMatchObject({ content: [{ text: "still serving" }] });
       await client.close();
@@ -224,8 +224,8 @@ describe("v2 client, 2026-07-28", () => {
       expect(logs).toEqual(["info", "warning", "error"]);
 
       const abort = new AbortController();
-      const cancelled = client.callTool({ name: "slow", arguments: { steps: 1000, delayMs: 5 } }, { ...REQUEST, signal: abort.signal });
-      setTimeout(() => abort.abort("changed my mind"), 50);
+      // cancelled once it is under way (its first progress)
+      const cancelled = client.callTool({ name: "slow", arguments: { steps: 1000, delayMs: 5 } }, { ...REQUEST, signal: abort.signal, onprogress: () => abort.abort("changed my mind") });
       await expect(cancelled).rejects.toThrow();
       expect((await client.callTool({ name: "echo", arguments: { text: "after cancel" } }, REQUEST)).content).toEqual([{ type: "text", text: "after cancel" }]);
       await client.close();
