@@ -10,7 +10,7 @@ import { LoggingMessageNotificationSchema, McpError, type JSONRPCMessage } from 
 import { Client as ClientV2, ProtocolError } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { assertRuntimeBuilt, FIXTURE_SERVER, runInspector, serverUnderTest, WireTap, type ServerCommand, type TappedProcess } from "./helpers/e2e.js";
+import { assertRuntimeBuilt, builtFixture, FIXTURE_SERVER, runInspector, serverUnderTest, WireTap, type ServerCommand, type TappedProcess } from "./helpers/e2e.js";
 
 const TIMEOUT = 30_000;
 const REQUEST = { timeout: 10_000 };
@@ -298,7 +298,7 @@ describe("tools/list pagination with the official clients", () => {
 });
 
 describe("every tool in one page by default, for clients that read only the first", () => {
-  const WIDE_SERVER: ServerCommand = { ...FIXTURE_SERVER, args: [FIXTURE_SERVER.args[0]!.replace(/server\.mjs$/, "wide-server.mjs")] };
+  const WIDE_SERVER: ServerCommand = builtFixture("wide").server;
 
   it(
     "v1 gets all 150 tools from one tools/list without a cursor",

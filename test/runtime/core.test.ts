@@ -2,12 +2,14 @@
  * The transport-agnostic core, driven in-process with the hand-written fixture registry. Every message it
  * emits is checked against the spec schema of the version in force (see helpers/core.ts).
  */
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createServer, ERROR_TABLE, resolveServerOptions, structured, ToolError, type Registry } from "../../packages/runtime/src/index.js";
 import { describeValidationErrors } from "../../packages/runtime/src/validation.js";
 import { loads, registry } from "./fixtures/registry.mjs";
 import { until } from "../helpers/wait.js";
 import { Harness, type Message } from "./helpers/core.js";
+import { builtFixture } from "./helpers/e2e.js";
 import { assertServerMessage } from "./helpers/spec.js";
 
 const LISTED = registry.tools.filter((tool) => !tool.hidden).map((tool) => tool.name);
@@ -300,7 +302,7 @@ describe("tools/list pagination", () => {
   });
 
   it("sends every tool in one page unless a page size is set", async () => {
-    const { registry: wide } = (await import("./fixtures/wide-server.mjs")) as { registry: Registry };
+    const { registry: wide } = (await import(pathToFileURL(builtFixture("wide").registry).href)) as { registry: Registry };
     const page = await new Harness({ registry: wide }).result("tools/list");
     expect(page.tools).toHaveLength(150);
     expect(page).not.toHaveProperty("nextCursor");

@@ -21,6 +21,12 @@ export const FIXTURE_SERVER: ServerCommand = {
   cwd: REPO_ROOT,
 };
 
+/** A fixture server built by mcpgen from test/runtime/fixture-schemas (see test/global-setup.ts), compiled. */
+export function builtFixture(name: string): { server: ServerCommand; registry: string } {
+  const build = resolve(REPO_ROOT, ".tmp/runtime-fixtures", name, "build/generated");
+  return { server: { command: process.execPath, args: [join(build, "server.gen.js")], cwd: REPO_ROOT }, registry: join(build, "registry.gen.js") };
+}
+
 /** The repository's example server (schemas/ → generated/ + src/handlers/), compiled by test/global-setup.ts. */
 export const EXAMPLE_SERVER: ServerCommand = {
   command: process.execPath,
