@@ -2,7 +2,7 @@
 // server (generated/ + src/handlers/) for the end-to-end tests that drive it with the official clients, and
 // builds the runtime's fixture servers with mcpgen (schemas → generated/, then compiled) into .tmp/.
 import { execFile } from "node:child_process";
-import { rmSync, writeFileSync } from "node:fs";
+import { cpSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { writeWideFixture } from "./runtime/fixture-schemas/wide.js";
@@ -35,5 +35,6 @@ export default async function setup(): Promise<void> {
   await Promise.all([
     run(process.execPath, [TSC, "-p", "tsconfig.example.json", "--outDir", EXAMPLE_BUILD], { cwd: ROOT }),
     buildFixture("wide", writeWideFixture),
+    buildFixture("core", (dir) => cpSync(path.join(ROOT, "test/runtime/fixture-schemas/core"), dir, { recursive: true })),
   ]);
 }

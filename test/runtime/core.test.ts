@@ -1,12 +1,13 @@
 /**
- * The transport-agnostic core, driven in-process with the hand-written fixture registry. Every message it
- * emits is checked against the spec schema of the version in force (see helpers/core.ts).
+ * The transport-agnostic core, driven in-process with the fixture registry mcpgen builds from
+ * test/runtime/fixture-schemas/core. Every message it emits is checked against the spec schema of the
+ * version in force (see helpers/core.ts).
  */
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createServer, ERROR_TABLE, resolveServerOptions, structured, ToolError, type Registry } from "../../packages/runtime/src/index.js";
 import { describeValidationErrors } from "../../packages/runtime/src/validation.js";
-import { loads, registry } from "./fixtures/registry.mjs";
+import { loads, registry } from "./helpers/fixtures.js";
 import { until } from "../helpers/wait.js";
 import { Harness, type Message } from "./helpers/core.js";
 import { builtFixture } from "./helpers/e2e.js";

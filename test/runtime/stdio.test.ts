@@ -6,7 +6,7 @@ import { once } from "node:events";
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { createServer, serveStdio, type StdioOptions, type StdioSession } from "../../packages/runtime/src/index.js";
-import { registry } from "./fixtures/registry.mjs";
+import { registry } from "./helpers/fixtures.js";
 import { ENVELOPE, nextTurn, until } from "../helpers/wait.js";
 import { assertServerMessage, type SpecVersion } from "./helpers/spec.js";
 

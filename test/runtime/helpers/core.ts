@@ -3,7 +3,7 @@
  * the notifications reaching the sink) against the spec schema of the version in force.
  */
 import { createServer, type Connection, type Registry, type Server, type ServerOptions } from "../../../packages/runtime/src/index.js";
-import { registry as fixtureRegistry } from "../fixtures/registry.mjs";
+import { registry as fixtureRegistry } from "./fixtures.js";
 import { ENVELOPE } from "../../helpers/wait.js";
 import { assertServerMessage, type SpecVersion } from "./spec.js";
 

@@ -4,7 +4,7 @@
  * small SSE reader.
  */
 import { createServer, serve, type HttpServerHandle, type Registry, type ServeOptions, type ServerOptions } from "../../../packages/runtime/src/index.js";
-import { registry as fixtureRegistry } from "../fixtures/registry.mjs";
+import { registry as fixtureRegistry } from "../helpers/fixtures.js";
 import { ENVELOPE } from "../../helpers/wait.js";
 import { assertServerMessage, type SpecVersion } from "../helpers/spec.js";
 

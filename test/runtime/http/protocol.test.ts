@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { createHttpHandler, createServer } from "../../../packages/runtime/src/index.js";
-import { registry } from "../fixtures/registry.mjs";
+import { registry } from "../helpers/fixtures.js";
 import { assertServerMessage } from "../helpers/spec.js";
 import { ENVELOPE, until } from "../../helpers/wait.js";
 import { initialize, messagesOf, modern, post, SseReader, start, stopAll, type Json } from "./helpers.js";
