@@ -6,8 +6,7 @@
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { createServer, serveStdio, type Server, type StdioSession } from "../../packages/runtime/src/index.js";
-import { registry } from "./helpers/fixtures.js";
-import { PROTO_NAMES, registry as protoRegistry, TEMPLATE } from "./fixtures/proto-names.mjs";
+import { PROTO_NAMES, protoRegistry, registry, TEMPLATE } from "./helpers/fixtures.js";
 import { ENVELOPE, until } from "../helpers/wait.js";
 import { Harness, type Message } from "./helpers/core.js";
 import { initialize, messagesOf, modern, post, start, stopAll } from "./http/helpers.js";
