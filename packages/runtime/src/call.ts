@@ -85,7 +85,7 @@ export class ToolCall extends Invocation {
 
   /**
    * The handler contract: structured value (or `structured(value, content)`) for tools with `outputSchema`,
-   * else text / blocks / full result. A structured result comes back serialized (its members, as `finish`
+   * else text / blocks / full result, or `structured(object, content)` sent unchecked. A structured result comes back serialized (its members, as `finish`
    * takes them): the value is stringified once and that text used twice, instead of building a result
    * object and stringifying it all.
    */
@@ -99,6 +99,13 @@ export class ToolCall extends Invocation {
       // Byte for byte JSON.stringify({ content, structuredContent: value }), content by default the value's JSON.
       const content = own ? JSON.stringify(result.content) : `[{"type":"text","text":${JSON.stringify(text)}}]`;
       return `"content":${content},"structuredContent":${text}`;
+    }
+    if (isStructured(result)) {
+      // No outputSchema, so nothing to check the value against: sent as it is, when it is what
+      // structuredContent may be (a JSON object).
+      const value = result.structuredContent;
+      if (!isObject(value)) throw new TypeError(`the handler returned structured() with ${describe(value)}; structuredContent must be a JSON object`);
+      return `"content":${JSON.stringify(result.content)},"structuredContent":${JSON.stringify(value)}`;
     }
     if (typeof result === "string") return { content: [{ type: "text", text: result }] };
     if (Array.isArray(result)) return { content: result as ContentBlock[] };
