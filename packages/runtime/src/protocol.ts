@@ -51,6 +51,11 @@ export function isObject(value: unknown): value is Record<string, unknown> {
  * resource templates (linear) stays in milliseconds.
  */
 export const MAX_URI_LENGTH = 8192;
+/** Upper-cases the hex digits of percent-escapes (`%2f` and `%2F` are the same octet). */
+export function normalizeEscapes(uri: string): string {
+  return uri.includes("%") ? uri.replace(/%[0-9a-fA-F]{2}/g, (escape) => escape.toUpperCase()) : uri;
+}
+
 /** The longest name the core accepts from a client (tools, prompts, arguments, template variables). */
 export const MAX_NAME_LENGTH = 1024;
 /** How much of a client's string an error message quotes. */

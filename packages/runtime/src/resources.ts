@@ -13,7 +13,7 @@ import type { ReadResourceResult, ResourceContents } from "./handler.js";
 import type { StateBinding } from "./input.js";
 import { Invocation, isClientError } from "./invocation.js";
 import { Lazy } from "./lazy.js";
-import { isObject, MAX_URI_LENGTH } from "./protocol.js";
+import { isObject, MAX_URI_LENGTH, normalizeEscapes } from "./protocol.js";
 import type { AnyHandlerModule, Registry, ResourceEntry, ResourceTemplateEntry, Validate } from "./registry.js";
 import type { RequestContext } from "./context.js";
 import type { TemplateMatcher } from "./uri-match.js";
@@ -82,11 +82,6 @@ export class ResourceRouter {
   template(template: string): TemplateSlot | undefined {
     return this.byTemplate.get(template);
   }
-}
-
-/** Upper-cases the hex digits of percent-escapes (`%2f` and `%2F` are the same octet). */
-export function normalizeEscapes(uri: string): string {
-  return uri.includes("%") ? uri.replace(/%[0-9a-fA-F]{2}/g, (escape) => escape.toUpperCase()) : uri;
 }
 
 function checked(module: AnyHandlerModule, what: string): AnyHandlerModule {
