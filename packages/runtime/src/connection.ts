@@ -8,7 +8,7 @@
 import type { Cancellable, LegacySession, Reply, RequestContext, Sink } from "./context.js";
 import type { Core } from "./core.js";
 import { isLegacy, isModern, LATEST_LEGACY_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type Era } from "./era.js";
-import { errorResponse, reportingErrors, resultResponse, type ErrorKind } from "./errors.js";
+import { refuse, resultResponse } from "./errors.js";
 import type { Invocation } from "./invocation.js";
 import { answer, type MethodHost } from "./methods.js";
 import type { Primitives } from "./primitives.js";
@@ -89,10 +89,9 @@ export class Connection implements MethodHost {
     // The message boundary: whatever a message does to the runtime costs that message one error response,
     // never the connection (a stdio process, every session of an HTTP server). Every error response built on
     // the way is reported to the sink by its kind (HTTP takes its status from that).
-    const report = sink.failed && ((kind: ErrorKind) => sink.failed?.(kind));
-    const fail = (error: unknown) => reportingErrors(report, () => crashed(error, message));
+    const fail = (error: unknown) => crashed(sink, error, message);
     try {
-      const reply = reportingErrors(report, () => this.#dispatch(message, sink));
+      const reply = this.#dispatch(message, sink);
       return typeof reply === "object" ? reply.catch(fail) : reply;
     } catch (error) {
       return fail(error);
@@ -140,7 +139,7 @@ export class Connection implements MethodHost {
 
   // ── what requests in progress and the method table use (MethodHost) ──
 
-  /** @internal A notification outside any request (list changes, resource updates) for this 2025-era session. */
+  /** A notification outside any request (list changes, resource updates) for this 2025-era session. */
   notify(line: string): void {
     if (this.#closed) return;
     try {
@@ -151,52 +150,50 @@ export class Connection implements MethodHost {
     }
   }
 
-  /** @internal Forgets a finished or cancelled call (its id may be reused at once). */
+  /** Forgets a finished or cancelled call (its id may be reused at once). */
   release(call: Cancellable): void {
     if (this.#inFlight.get(call.requestId) !== call) return;
     this.#inFlight.delete(call.requestId);
   }
 
-  /** @internal */
   setLogThreshold(rank: number): void {
     this.#logThreshold = rank;
   }
 
-  /** @internal */
   start(ctx: RequestContext, invocation: () => Invocation | string): Reply {
     if (this.#closed) return undefined;
-    if (this.#inFlight.has(ctx.id)) return idInUse(ctx.id);
+    if (this.#inFlight.has(ctx.id)) return idInUse(ctx);
     const started = invocation();
-    if (typeof started === "string") return errorResponse(ctx.id, "invalidParams", started);
+    if (typeof started === "string") return refuse(ctx.sink, ctx.id, "invalidParams", started);
     this.#track(ctx.id, started);
     return started.run();
   }
 
-  /** @internal Starts at once when the primitives runtime is loaded, else once it is. */
+  /** Starts at once when the primitives runtime is loaded, else once it is. */
   startPrimitive(ctx: RequestContext, invocation: (primitives: Primitives) => Invocation | string): Reply {
     const { primitives } = this.services;
     const loaded = primitives.value;
     if (loaded) return this.start(ctx, () => invocation(loaded));
-    const report = ctx.sink.failed && ((kind: ErrorKind) => ctx.sink.failed?.(kind));
     return primitives.get().then(
-      (ready) => reportingErrors(report, () => this.start(ctx, () => invocation(ready))),
+      (ready) => this.start(ctx, () => invocation(ready)),
       (error: unknown) => {
         console.error("[mcpgen] could not load the resources and prompts runtime:", error);
-        return reportingErrors(report, () => errorResponse(ctx.id, "internalError"));
+        return refuse(ctx.sink, ctx.id, "internalError");
       },
     );
   }
 
   /**
-   * @internal 2026 era: `subscriptions/listen`, held open until the client cancels it (`notifications/cancelled`,
+   * 2026 era: `subscriptions/listen`, held open until the client cancels it (`notifications/cancelled`,
    * or the transport closing) — then it gets no response — or the connection closes — then it ends gracefully.
    */
-  listen({ id, params, sink }: RequestContext): Reply {
-    if (this.#inFlight.has(id) || this.#listens.has(id)) return idInUse(id);
+  listen(ctx: RequestContext): Reply {
+    const { id, params, sink } = ctx;
+    if (this.#inFlight.has(id) || this.#listens.has(id)) return idInUse(ctx);
     let end: (response: string | undefined) => void = () => {};
     const ended = new Promise<string | undefined>((resolve) => (end = resolve));
     const opened = this.services.subscriptions.open(id, params?.notifications, (line) => sink.send(line));
-    if (typeof opened === "string") return errorResponse(id, "invalidParams", `Invalid params: ${opened}`);
+    if (typeof opened === "string") return refuse(sink, id, "invalidParams", `Invalid params: ${opened}`);
     this.#listens.set(id, { listener: opened, end });
     return ended;
   }
@@ -206,7 +203,7 @@ export class Connection implements MethodHost {
   #dispatch(message: unknown, sink: Sink): Reply {
     if (this.#closed) return undefined;
     if (Array.isArray(message)) return this.#batch(message, sink);
-    if (!isObject(message)) return errorResponse(undefined, "invalidRequest", "Invalid Request: expected a JSON-RPC message object");
+    if (!isObject(message)) return refuse(sink, undefined, "invalidRequest", "Invalid Request: expected a JSON-RPC message object");
     const { id, method, params } = message;
     const hasId = id !== undefined;
     if (typeof method !== "string") {
@@ -215,18 +212,18 @@ export class Connection implements MethodHost {
         this.services.outgoing.deliver(message, { connection: this, ephemeral: this.ephemeral, subject: sink.auth?.subject });
         return undefined;
       }
-      return errorResponse(isRequestId(id) ? id : undefined, "invalidRequest", 'Invalid Request: "method" must be a string');
+      return refuse(sink, isRequestId(id) ? id : undefined, "invalidRequest", 'Invalid Request: "method" must be a string');
     }
     if (message.jsonrpc !== "2.0") {
-      return hasId ? errorResponse(isRequestId(id) ? id : undefined, "invalidRequest", 'Invalid Request: "jsonrpc" must be "2.0"') : undefined;
+      return hasId ? refuse(sink, isRequestId(id) ? id : undefined, "invalidRequest", 'Invalid Request: "jsonrpc" must be "2.0"') : undefined;
     }
     if (!hasId) {
       this.#notification(method, params);
       return undefined;
     }
-    if (!isRequestId(id)) return errorResponse(undefined, "invalidRequest", "Invalid Request: id must be a string or an integer");
+    if (!isRequestId(id)) return refuse(sink, undefined, "invalidRequest", "Invalid Request: id must be a string or an integer");
     if (params !== undefined && !isObject(params)) {
-      return errorResponse(id, "invalidRequest", 'Invalid Request: "params" must be an object');
+      return refuse(sink, id, "invalidRequest", 'Invalid Request: "params" must be an object');
     }
     return this.#request(id, method, params, sink);
   }
@@ -234,20 +231,20 @@ export class Connection implements MethodHost {
   /** Picks the request's era: its `_meta` envelope (2026), this connection's session (2025), or neither. */
   #request(id: RequestId, method: string, params: Record<string, unknown> | undefined, sink: Sink): Reply {
     const meta = params?._meta;
-    if (meta !== undefined && !isObject(meta)) return errorResponse(id, "invalidParams", 'Invalid params: "_meta" must be an object');
-    if (method === "initialize") return this.#initialize(id, params);
+    if (meta !== undefined && !isObject(meta)) return refuse(sink, id, "invalidParams", 'Invalid params: "_meta" must be an object');
+    if (method === "initialize") return this.#initialize(id, params, sink);
 
     const version = meta?.[META_PROTOCOL_VERSION];
     if (version !== undefined) {
       if (isModern(version)) {
         const problem = envelopeProblem(meta as Record<string, unknown>);
-        if (problem) return errorResponse(id, "invalidParams", `Invalid params: ${problem}`);
+        if (problem) return refuse(sink, id, "invalidParams", `Invalid params: ${problem}`);
         return answer(this, this.#context(id, method, params, meta, "modern", version as string, sink));
       }
       // Inside a 2025 session the key is just metadata; outside it names a version we do not serve statelessly.
       if (!this.#session) {
         const requested = typeof version === "string" ? clip(version) : describeValue(version);
-        return errorResponse(id, "unsupportedProtocolVersion", `Unsupported protocol version: ${requested}`, {
+        return refuse(sink, id, "unsupportedProtocolVersion", `Unsupported protocol version: ${requested}`, {
           requested,
           supported: SUPPORTED_PROTOCOL_VERSIONS,
         });
@@ -256,7 +253,8 @@ export class Connection implements MethodHost {
     const session = this.#session;
     if (session) return answer(this, this.#context(id, method, params, meta, "legacy", session.protocolVersion, sink));
     if (method === "ping") return resultResponse(id, "{}"); // the one request allowed before initialize
-    return errorResponse(
+    return refuse(
+      sink,
       id,
       "invalidParams",
       `Invalid params: missing _meta["${META_PROTOCOL_VERSION}"]; send it on every request (protocol 2026-07-28) or send initialize first (2025 protocols)`,
@@ -268,10 +266,10 @@ export class Connection implements MethodHost {
   }
 
   /** Answers the client's version when we speak it, else the latest 2025 version. */
-  #initialize(id: RequestId, params: Record<string, unknown> | undefined): Reply {
-    if (this.#session) return errorResponse(id, "invalidRequest", "Invalid Request: initialize was already received on this connection");
+  #initialize(id: RequestId, params: Record<string, unknown> | undefined, sink: Sink): Reply {
+    if (this.#session) return refuse(sink, id, "invalidRequest", "Invalid Request: initialize was already received on this connection");
     const requested = params?.protocolVersion;
-    if (typeof requested !== "string") return errorResponse(id, "invalidParams", 'Invalid params: initialize needs a string "protocolVersion"');
+    if (typeof requested !== "string") return refuse(sink, id, "invalidParams", 'Invalid params: initialize needs a string "protocolVersion"');
     const version = isLegacy(requested) ? requested : LATEST_LEGACY_PROTOCOL_VERSION;
     const clientInfo = params?.clientInfo;
     const capabilities = params?.capabilities;
@@ -311,9 +309,9 @@ export class Connection implements MethodHost {
 
   /** JSON-RPC batches (2025-03-26 allows them): answered together, notifications contributing nothing. */
   #batch(messages: unknown[], sink: Sink): Reply {
-    if (messages.length === 0) return errorResponse(undefined, "invalidRequest", "Invalid Request: empty batch");
+    if (messages.length === 0) return refuse(sink, undefined, "invalidRequest", "Invalid Request: empty batch");
     const replies = messages.map((message) =>
-      Array.isArray(message) ? errorResponse(undefined, "invalidRequest", "Invalid Request: nested batch") : this.handle(message, sink),
+      Array.isArray(message) ? refuse(sink, undefined, "invalidRequest", "Invalid Request: nested batch") : this.handle(message, sink),
     );
     return Promise.all(replies).then((all) => {
       const responses = all.filter((reply): reply is string => reply !== undefined);
@@ -322,16 +320,16 @@ export class Connection implements MethodHost {
   }
 }
 
-function idInUse(id: RequestId): string {
-  return errorResponse(id, "invalidRequest", `Invalid Request: id ${typeof id === "string" ? JSON.stringify(clip(id)) : String(id)} is already in use by a request in progress`);
+function idInUse({ sink, id }: RequestContext): string {
+  return refuse(sink, id, "invalidRequest", `Invalid Request: id ${typeof id === "string" ? JSON.stringify(clip(id)) : String(id)} is already in use by a request in progress`);
 }
 
 /** A runtime failure while handling `message`: logged here, answered with -32603 (requests only). */
-function crashed(error: unknown, message: unknown): string | undefined {
+function crashed(sink: Sink, error: unknown, message: unknown): string | undefined {
   console.error("[mcpgen] internal error:", error);
-  if (!isObject(message)) return errorResponse(undefined, "internalError");
+  if (!isObject(message)) return refuse(sink, undefined, "internalError");
   if (message.id === undefined) return undefined; // a notification (or a client response) is never answered
-  return errorResponse(isRequestId(message.id) ? message.id : undefined, "internalError");
+  return refuse(sink, isRequestId(message.id) ? message.id : undefined, "internalError");
 }
 
 /** The 2026-era `_meta` envelope: what is wrong with it, if anything (the version was checked already). */

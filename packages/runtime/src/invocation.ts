@@ -9,7 +9,7 @@
  * A subclass says what to prepare, how to call its handler and how to serialize the outcome. One object is
  * both the pipeline and the handler's `ctx`, so a request allocates little.
  */
-import { errorResponse, resultResponse, type ErrorKind } from "./errors.js";
+import { refuse, resultResponse, type ErrorKind } from "./errors.js";
 import type {
   AuthInfo,
   ElicitParams,
@@ -225,8 +225,7 @@ export abstract class Invocation implements ToolContext, Cancellable {
 
   /** The error response to this request (its kind told to the sink: it may be built after an `await`). */
   protected error(kind: ErrorKind, message: string, data?: unknown): string {
-    this.sink.failed?.(kind);
-    return errorResponse(this.requestId, kind, message, data);
+    return refuse(this.sink, this.requestId, kind, message, data);
   }
 
   /** Hands a failure the client only sees summarized to the server's `onError`. */

@@ -7,7 +7,7 @@ import { ToolCall } from "./call.js";
 import type { Channel, Reply, RequestContext } from "./context.js";
 import type { Core, ListPages } from "./core.js";
 import type { Era } from "./era.js";
-import { errorResponse, resultResponse } from "./errors.js";
+import { refuse, resultResponse, type FailureListener } from "./errors.js";
 import type { Invocation } from "./invocation.js";
 import type { Primitives } from "./primitives.js";
 import { clip, isObject, LOG_LEVEL_RANK, logLevelRank, MAX_URI_LENGTH, type RequestId } from "./protocol.js";
@@ -35,26 +35,26 @@ const BOTH = { legacy: true, modern: true } as const;
 const LEGACY = { legacy: true } as const;
 const MODERN = { modern: true } as const;
 
-const list: Method["handler"] = (host, { id, method, params, era }) => {
+const list: Method["handler"] = (host, { id, method, params, era, sink }) => {
   const pages = host.services.pages[method as keyof ListPages];
-  if (!pages) return notFound(id, method);
+  if (!pages) return notFound(sink, id, method);
   const cursor = params?.cursor;
   const result = cursor === undefined || typeof cursor === "string" ? pages.result(cursor, era) : undefined;
-  return result === undefined ? errorResponse(id, "invalidParams", "Invalid cursor") : resultResponse(id, result);
+  return result === undefined ? refuse(sink, id, "invalidParams", "Invalid cursor") : resultResponse(id, result);
 };
 
-const subscribe: Method["handler"] = (host, { id, method, params }) => {
+const subscribe: Method["handler"] = (host, { id, method, params, sink }) => {
   const { pages, subscriptions } = host.services;
-  if (!pages["resources/list"]) return notFound(id, method);
+  if (!pages["resources/list"]) return notFound(sink, id, method);
   const uri = params?.uri;
-  if (typeof uri !== "string") return errorResponse(id, "invalidParams", `Invalid params: ${method} needs a string "uri"`);
-  if (uri.length > MAX_URI_LENGTH) return uriTooLong(id);
+  if (typeof uri !== "string") return refuse(sink, id, "invalidParams", `Invalid params: ${method} needs a string "uri"`);
+  if (uri.length > MAX_URI_LENGTH) return uriTooLong(sink, id);
   if (method === "resources/unsubscribe") {
     subscriptions.unsubscribe(host, uri);
     return resultResponse(id, "{}");
   }
   const problem = subscriptions.subscribe(host, uri);
-  return problem === undefined ? resultResponse(id, "{}") : errorResponse(id, "invalidRequest", `Invalid Request: ${problem}`);
+  return problem === undefined ? resultResponse(id, "{}") : refuse(sink, id, "invalidRequest", `Invalid Request: ${problem}`);
 };
 
 /** The table. The hot method first: it is also the first a reader looks for. */
@@ -64,14 +64,11 @@ export const METHODS: ReadonlyMap<string, Method> = new Map<string, Method>([
     {
       eras: BOTH,
       handler: (host, ctx) => {
-        const { id, params } = ctx;
-        const name = params?.name;
-        if (typeof name !== "string") return errorResponse(id, "invalidParams", 'Invalid params: tools/call needs a string "name"');
-        const slot = host.services.tools.get(name);
-        if (!slot) return errorResponse(id, "invalidParams", `Unknown tool: ${clip(name)}`);
-        const args = params?.arguments ?? {};
-        if (!isObject(args)) return errorResponse(id, "invalidParams", 'Invalid params: "arguments" must be an object');
-        return host.start(ctx, () => new ToolCall(ctx, slot, args));
+        const named = nameAndArguments(ctx);
+        if (typeof named === "string") return named;
+        const slot = host.services.tools.get(named.name);
+        if (!slot) return refuse(ctx.sink, ctx.id, "invalidParams", `Unknown tool: ${clip(named.name)}`);
+        return host.start(ctx, () => new ToolCall(ctx, slot, named.args));
       },
     },
   ],
@@ -86,11 +83,11 @@ export const METHODS: ReadonlyMap<string, Method> = new Map<string, Method>([
     {
       eras: BOTH,
       handler: (host, ctx) => {
-        const { id, params } = ctx;
-        if (!host.services.kinds.resources) return notFound(id, ctx.method);
+        const { id, params, sink } = ctx;
+        if (!host.services.kinds.resources) return notFound(sink, id, ctx.method);
         const uri = params?.uri;
-        if (typeof uri !== "string") return errorResponse(id, "invalidParams", 'Invalid params: resources/read needs a string "uri"');
-        if (uri.length > MAX_URI_LENGTH) return uriTooLong(id);
+        if (typeof uri !== "string") return refuse(sink, id, "invalidParams", 'Invalid params: resources/read needs a string "uri"');
+        if (uri.length > MAX_URI_LENGTH) return uriTooLong(sink, id);
         return host.startPrimitive(ctx, (primitives) => primitives.read(ctx, uri));
       },
     },
@@ -100,13 +97,10 @@ export const METHODS: ReadonlyMap<string, Method> = new Map<string, Method>([
     {
       eras: BOTH,
       handler: (host, ctx) => {
-        const { id, params } = ctx;
-        if (!host.services.kinds.prompts) return notFound(id, ctx.method);
-        const name = params?.name;
-        if (typeof name !== "string") return errorResponse(id, "invalidParams", 'Invalid params: prompts/get needs a string "name"');
-        const args = params?.arguments ?? {};
-        if (!isObject(args)) return errorResponse(id, "invalidParams", 'Invalid params: "arguments" must be an object');
-        return host.startPrimitive(ctx, (primitives) => primitives.get(ctx, name, args));
+        if (!host.services.kinds.prompts) return notFound(ctx.sink, ctx.id, ctx.method);
+        const named = nameAndArguments(ctx);
+        if (typeof named === "string") return named;
+        return host.startPrimitive(ctx, (primitives) => primitives.get(ctx, named.name, named.args));
       },
     },
   ],
@@ -115,7 +109,7 @@ export const METHODS: ReadonlyMap<string, Method> = new Map<string, Method>([
     {
       eras: BOTH,
       handler: (host, ctx) => {
-        if (!host.services.kinds.completions) return notFound(ctx.id, ctx.method);
+        if (!host.services.kinds.completions) return notFound(ctx.sink, ctx.id, ctx.method);
         return host.startPrimitive(ctx, (primitives) => primitives.complete(ctx));
       },
     },
@@ -126,9 +120,9 @@ export const METHODS: ReadonlyMap<string, Method> = new Map<string, Method>([
     "logging/setLevel",
     {
       eras: LEGACY,
-      handler: (host, { id, params }) => {
+      handler: (host, { id, params, sink }) => {
         const rank = logLevelRank(params?.level);
-        if (rank === undefined) return errorResponse(id, "invalidParams", `Invalid params: level must be one of ${Object.keys(LOG_LEVEL_RANK).join(", ")}`);
+        if (rank === undefined) return refuse(sink, id, "invalidParams", `Invalid params: level must be one of ${Object.keys(LOG_LEVEL_RANK).join(", ")}`);
         host.setLogThreshold(rank);
         return resultResponse(id, "{}");
       },
@@ -140,14 +134,23 @@ export const METHODS: ReadonlyMap<string, Method> = new Map<string, Method>([
 /** Answers `ctx` from the table, or -32601 when its method does not exist in its era. */
 export function answer(host: MethodHost, ctx: RequestContext): Reply {
   const method = METHODS.get(ctx.method);
-  if (method === undefined || method.eras[ctx.era] !== true) return errorResponse(ctx.id, "methodNotFound", `Method not found: ${clip(ctx.method)}`);
+  if (method === undefined || method.eras[ctx.era] !== true) return refuse(ctx.sink, ctx.id, "methodNotFound", `Method not found: ${clip(ctx.method)}`);
   return method.handler(host, ctx);
 }
 
-function notFound(id: RequestId, method: string): string {
-  return errorResponse(id, "methodNotFound", `Method not found: ${method}`);
+/** The `name` and `arguments` (default `{}`) of a `tools/call` or `prompts/get`, or the error answer. */
+function nameAndArguments({ id, method, params, sink }: RequestContext): { name: string; args: Record<string, unknown> } | string {
+  const name = params?.name;
+  if (typeof name !== "string") return refuse(sink, id, "invalidParams", `Invalid params: ${method} needs a string "name"`);
+  const args = params?.arguments ?? {};
+  if (!isObject(args)) return refuse(sink, id, "invalidParams", 'Invalid params: "arguments" must be an object');
+  return { name, args };
 }
 
-export function uriTooLong(id: RequestId): string {
-  return errorResponse(id, "invalidParams", `Invalid params: "uri" is longer than ${MAX_URI_LENGTH} characters`);
+function notFound(sink: FailureListener, id: RequestId, method: string): string {
+  return refuse(sink, id, "methodNotFound", `Method not found: ${method}`);
+}
+
+function uriTooLong(sink: FailureListener, id: RequestId): string {
+  return refuse(sink, id, "invalidParams", `Invalid params: "uri" is longer than ${MAX_URI_LENGTH} characters`);
 }

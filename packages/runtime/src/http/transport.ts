@@ -134,12 +134,10 @@ export class HttpTransport implements ExchangeHost {
 
   // ── ExchangeHost ──
 
-  /** @internal */
   now(): number {
     return this.options.clock();
   }
 
-  /** @internal */
   append(session: HttpSession, streamId: string, eventId: string, message: string): void {
     try {
       const done = this.options.eventStore?.append(session.id, streamId, eventId, message);
@@ -149,21 +147,18 @@ export class HttpTransport implements ExchangeHost {
     }
   }
 
-  /** @internal */
   track(exchange: Exchange, running: boolean): void {
     const set = exchange.listen ? this.#listens : this.#running;
     if (running) set.add(exchange);
     else set.delete(exchange);
   }
 
-  /** @internal */
   openedStream(session: HttpSession, exchange: Exchange): string {
     const streamId = String(session.nextStream++);
     session.exchanges.set(streamId, exchange);
     return streamId;
   }
 
-  /** @internal */
   report(error: unknown): void {
     try {
       console.error("[mcpgen] HTTP transport error:", error);
