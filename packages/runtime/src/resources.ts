@@ -6,7 +6,7 @@
  *
  * Matching lives in `uri-match.ts`, loaded on the first read that needs a template (a server without
  * templates never loads the regular-expression engine for it). It takes time linear in the URI; URIs longer
- * than `MAX_URI_LENGTH` are refused before they get here (server.ts), and never matched.
+ * than `MAX_URI_LENGTH` are refused before they get here (methods.ts), and never matched.
  */
 import { toBase64 } from "./content.js";
 import type { ReadResourceResult, ResourceContents } from "./handler.js";
