@@ -44,7 +44,7 @@ export class Core implements Services {
   ) {
     if (registry.format !== 2) throw new Error(`Unsupported registry format ${String(registry.format)}; rebuild with a matching mcpgen`);
     this.options = resolveServerOptions(options);
-    this.requestState = new RequestStateCodec(this.options.requestStateSecret, this.options.requestStateTtlMs);
+    this.requestState = new RequestStateCodec(this.options.requestStateSecret, this.options.requestStateTtlMs, this.options.clock);
     for (const entry of registry.tools) this.tools.set(entry.name, toolSlot(entry));
     this.primitives = new Lazy(() => import("./primitives.js").then(({ Primitives }) => new Primitives(registry)));
     this.kinds = kindsOf(registry);

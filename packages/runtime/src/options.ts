@@ -38,6 +38,8 @@ export interface ServerOptions {
   requestStateSecret?: string | Uint8Array;
   /** 2026 era: how long a `requestState` stays valid, in ms (default 600 000). */
   requestStateTtlMs?: number;
+  /** The time in ms, for `requestState` expiry (default `Date.now`; tests advance their own). */
+  clock?: () => number;
 }
 
 export type ResolvedServerOptions = Readonly<Required<ServerOptions>>;
@@ -52,6 +54,7 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
     onError: options.onError ?? ((error, { kind, tool }) => console.error(`[mcpgen] ${kind} "${tool}" failed:`, error)),
     requestStateSecret: options.requestStateSecret ?? crypto.getRandomValues(new Uint8Array(32)),
     requestStateTtlMs: options.requestStateTtlMs ?? 600_000,
+    clock: options.clock ?? Date.now,
   };
   if ((!Number.isSafeInteger(resolved.pageSize) && resolved.pageSize !== Number.POSITIVE_INFINITY) || resolved.pageSize < 1) {
     throw new RangeError(`pageSize must be a positive integer (or Infinity), got ${resolved.pageSize}`);
