@@ -275,7 +275,7 @@ describe("answers to server→client requests", () => {
     expect(await mallory.raw({ jsonrpc: "2.0", id: askId, result: { action: "accept", content: { name: "Mallory" } } })).toBeUndefined();
     await new Promise((resolve) => setImmediate(resolve));
     expect(settled()).toBe(false);
-    expect(server.outgoing.size).toBe(1);
+    expect(server.awaitingClient).toBe(1);
     await alice.raw({ jsonrpc: "2.0", id: askId, result: { action: "accept", content: { name: "Alice" } } });
     expect(await call).toMatchObject({ result: { content: [{ text: "Hello, Alice!" }] } });
   });
@@ -285,9 +285,7 @@ describe("answers to server→client requests", () => {
     const sent: Message[] = [];
     const statelessAs = (subject: string) => {
       const sink = { send: (line: string) => void sent.push(JSON.parse(line) as Message), auth: { subject, scopes: [] }, streaming: true };
-      const conn = server.connect(sink, { ephemeral: true });
-      conn.session = { protocolVersion: "2025-11-25", clientInfo: undefined, clientCapabilities: CAPS, initialized: true };
-      return conn;
+      return server.connect(sink, { ephemeral: true, session: { protocolVersion: "2025-11-25", clientCapabilities: CAPS } });
     };
     let settled = false;
     const call = Promise.resolve(statelessAs("alice").handle({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "ask", arguments: { what: "elicit" } } })).then((reply) => {

@@ -5,19 +5,10 @@
 export * from "./handler.js";
 export * from "./registry.js";
 export { main, parseArgs, usage, type CliOptions, type ParsedArgs } from "./main.js";
-export {
-  createServer,
-  resolveServerOptions,
-  Server,
-  Connection,
-  type ConnectOptions,
-  type ErrorContext,
-  type LegacySession,
-  type Reply,
-  type ResolvedServerOptions,
-  type ServerOptions,
-  type Sink,
-} from "./server.js";
+export { createServer, Server } from "./server.js";
+export type { Connection, ConnectOptions } from "./connection.js";
+export type { LegacySession, Reply, Sink } from "./context.js";
+export { resolveServerOptions, type ErrorContext, type ResolvedServerOptions, type ServerOptions } from "./options.js";
 export { serveStdio, type StdioOptions, type StdioSession } from "./stdio.js";
 export { audio, embedded, image, resourceLink, text, toBase64, type AnnotationsInput } from "./content.js";
 export { structured } from "./structured.js";
@@ -30,5 +21,5 @@ export {
   MODERN_PROTOCOL_VERSIONS,
   SUPPORTED_PROTOCOL_VERSIONS,
   type Era,
-  type RequestId,
-} from "./protocol.js";
+} from "./era.js";
+export type { RequestId } from "./protocol.js";

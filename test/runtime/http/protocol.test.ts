@@ -163,12 +163,12 @@ describe("2025 era: sessions", () => {
     const ask = await reader.message();
     assertServerMessage(ask, V);
     expect(ask).toMatchObject({ method: "elicitation/create" });
-    expect(handle.transport.server.outgoing.size).toBe(1);
+    expect(handle.transport.server.awaitingClient).toBe(1);
     await reader.cancel(); // and never answers
     now += 1000;
     await until(() => handle.stats.sessions === 0, { timeoutMs: 3000, what: "the session to expire" });
     expect(handle.stats).toEqual({ sessions: 0, streams: 0, exchanges: 0 });
-    expect(handle.transport.server.outgoing.size).toBe(0);
+    expect(handle.transport.server.awaitingClient).toBe(0);
   });
 
   it("refuses new sessions beyond maxSessions with 503", async () => {
