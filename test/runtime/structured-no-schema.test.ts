@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { structured, type Registry } from "../../packages/runtime/src/index.js";
-import { registry } from "./fixtures/registry.mjs";
+import { registry } from "./helpers/fixtures.js";
 import { Harness } from "./helpers/core.js";
 
 /** The fixture's `echo` tool (no outputSchema) with a handler returning `value`. */
