@@ -1,38 +1,66 @@
 /**
- * The HTTP section of the benchmarks: `tools/call add` over Streamable HTTP (2025 era, one session) against
- * mcpgen, the official SDK v1 and v2 HTTP servers and a bare `node:http` JSON echo, all on 127.0.0.1, each in
- * its own Node process, driven by the same raw-socket load generator (bench/http/load.mjs).
+ * The HTTP section of the benchmarks: `tools/call add` over Streamable HTTP (2025 era) against the limit, a
+ * bare `node:http` echo (bench/http/servers/echo.mjs) that answers the same request with the same framing in
+ * both response modes, and optionally the official SDK v1 and v2 HTTP servers. Every peer is its own Node
+ * process on 127.0.0.1, driven by the same raw-socket load generator (bench/http/load.mjs).
  *
- *   rate / latency / CPU   JSON and SSE response modes (the echo has JSON only), 1 and 32 connections:
- *                          requests per second, p50 / p99 latency, server CPU per request (from /proc)
- *   idle sessions          RSS and heap (after a full GC) per idle session, at 10,000 sessions
- *   sustained load         mcpgen's RSS sampled over a long 32-connection run: it must stay flat
+ *   throughput   JSON and SSE response modes, 1 and 32 connections, one session: requests per second, p50 /
+ *                p99 latency, server CPU per request (from /proc), peak RSS (VmHWM). The peers of a mode run
+ *                side by side and take turns, round after round; medians over rounds and their spread.
+ *   10k sessions mcpgen with `--sessions` (10,000) sessions, each initialized and holding its standalone GET
+ *                stream open: server RSS, bytes per idle session (RSS and heap after a full GC), and the
+ *                32-connection throughput on another session against a second server without sessions,
+ *                the two measured in turns over rounds.
+ *                Then the streams close, the sessions expire (the server's `sessionIdleMs`), and the memory
+ *                is measured again.
+ *   sustained    mcpgen's RSS sampled over a 32-connection SSE run (60 s with --long): it must stay flat.
  *
- *   node bench/http/run.mjs [--quick] [--peers mcpgen,sdk-v1,sdk-v2,echo] [--json]
+ *   node bench/http/run.mjs [--quick] [--long] [--peers mcpgen,echo,sdk-v1,sdk-v2] [--rounds N] [--sessions N]
+ *                           [--only throughput,sessions,sustained] [--profile] [--heap-snapshot] [--json]
+ * --heap-snapshot   heap snapshots before and after the sessions open: what a session's heap is made of
+ * --profile   after the rest: mcpgen under --cpu-prof for a 32-connection run per response mode, summarised
+ *             (--profile-dir DIR keeps the .cpuprofile files, for Chrome DevTools or bench/lib/cpuprofile.mjs)
  * A benchmark, not a test: it prints figures (and which targets they meet) and exits 0 whatever they are.
- * Expects a compiled dist/ (`npm run build`).
+ * Expects a compiled dist/ (`npm run bench:http` runs `npm run build` first).
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { connect } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { summarize } from "../lib/cpuprofile.mjs";
+import { heapByConstructor } from "../lib/heapsnapshot.mjs";
 import { cpuNs, memory } from "../lib/proc.mjs";
-import { quantileSorted } from "../lib/stats.mjs";
+import { median, quantileSorted, spread } from "../lib/stats.mjs";
 import { setUp } from "../stdio/setup.mjs";
 import { load, postBytes } from "./load.mjs";
 
 const REPO = path.resolve(fileURLToPath(import.meta.url), "../../..");
 const SERVERS = path.join(REPO, "bench", "http", "servers");
 const args = process.argv.slice(2);
+const option = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const quick = args.includes("--quick");
-const wanted = args.includes("--peers") ? (args[args.indexOf("--peers") + 1] ?? "").split(",").filter(Boolean) : [];
-const PLAN = quick
-  ? { warmMs: 300, ms: 1000, sessions: 2000, sustainedMs: 5000, sampleMs: 500 }
-  : { warmMs: 1000, ms: 4000, sessions: 10_000, sustainedMs: 30_000, sampleMs: 1000 };
+const wanted = (option("--peers") ?? "mcpgen,echo").split(",").filter(Boolean);
+const parts = (option("--only") ?? "throughput,sessions,sustained").split(",");
+const PLAN = {
+  ...(quick
+    ? { rounds: 2, warmMs: 200, ms: 500, sessions: 1000, idleMs: 2000, sustainedMs: 5000, sampleMs: 500 }
+    : { rounds: 3, warmMs: 500, ms: 2000, sessions: 10_000, idleMs: 5000, sustainedMs: 20_000, sampleMs: 1000 }),
+  ...(args.includes("--long") && { sustainedMs: 60_000 }),
+  ...(option("--rounds") && { rounds: Number(option("--rounds")) }),
+  ...(option("--sessions") && { sessions: Number(option("--sessions")) }),
+};
 const VERSION = "2025-11-25";
 const CALL = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "add", arguments: { a: 2, b: 3 } } });
-const log = (line) => process.stderr.write(`${line}\n`);
+const INITIALIZE = JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: "bench", version: "1" } } });
+const INITIALIZED = JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" });
+const log = (line) => process.stderr.write(`bench: ${line}\n`);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Targets against the limit (echo): throughput ≥ 0.9×, costs ≤ 1.1×. */
+const RATE_TARGET = 0.9;
+const COST_TARGET = 1.1;
+const RSS_LIMIT_MIB = 1024;
 
 const root = mkdtempSync(path.join(os.tmpdir(), "mcpgen-bench-http-"));
 const children = new Set();
@@ -42,23 +70,26 @@ process.on("exit", () => {
 });
 
 log("building the example server…");
+const started = performance.now();
+const loadStart = os.loadavg()[0];
 const { example } = await setUp(REPO, root, { log });
 
 const PEERS = [
-  { key: "mcpgen", label: "mcpgen", script: "mcpgen.mjs", args: [example.entry], modes: ["json", "sse"] },
-  { key: "sdk-v1", label: "SDK v1", script: "sdk-v1.mjs", args: [], modes: ["json", "sse"] },
-  { key: "sdk-v2", label: "SDK v2", script: "sdk-v2.mjs", args: [], modes: ["json", "sse"] },
-  { key: "echo", label: "node:http echo", script: "echo.mjs", args: [], modes: ["json"] },
-].filter((peer) => wanted.length === 0 || wanted.includes(peer.key));
+  { key: "mcpgen", label: "mcpgen", script: "mcpgen.mjs", args: [example.entry] },
+  { key: "echo", label: "echo (node:http)", script: "echo.mjs", args: [] },
+  { key: "sdk-v1", label: "SDK v1", script: "sdk-v1.mjs", args: [] },
+  { key: "sdk-v2", label: "SDK v2", script: "sdk-v2.mjs", args: [] },
+].filter((peer) => wanted.includes(peer.key));
 
 /** Starts a peer; resolves once it printed READY. */
-async function startPeer(peer, mode) {
-  const child = spawn(process.execPath, ["--expose-gc", path.join(SERVERS, peer.script), ...peer.args, "--mode", mode], {
+async function startPeer(peer, mode, { nodeArgs = [], extra = [] } = {}) {
+  const child = spawn(process.execPath, ["--expose-gc", ...nodeArgs, path.join(SERVERS, peer.script), ...peer.args, "--mode", mode, ...extra], {
     cwd: root,
     stdio: ["pipe", "pipe", "inherit"],
   });
   children.add(child);
-  child.on("exit", () => children.delete(child));
+  const exited = new Promise((resolve) => child.on("exit", resolve));
+  exited.then(() => children.delete(child));
   let out = "";
   const waiting = [];
   child.stdout.setEncoding("utf8");
@@ -73,46 +104,60 @@ async function startPeer(peer, mode) {
     }
   });
   const next = () => new Promise((resolve) => waiting.push(resolve));
-  const readyLine = await Promise.race([next(), new Promise((_, reject) => setTimeout(() => reject(new Error(`${peer.key} did not start`)), 20_000))]);
-  const url = readyLine.replace(/^READY /, "");
+  let timer;
+  const readyLine = await Promise.race([next(), new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`${peer.key} did not start`)), 20_000)))]);
+  clearTimeout(timer);
   return {
-    url,
+    url: readyLine.replace(/^READY /, ""),
     pid: child.pid,
+    /** A full GC in the server, then its `process.memoryUsage()`. */
     async heap() {
       child.stdin.write("gc\n");
       return JSON.parse((await next()).replace(/^MEM /, ""));
     },
-    stop() {
+    /** A heap snapshot written to `file`, summarised by constructor. */
+    async snapshot(file) {
+      child.stdin.write(`snapshot ${file}\n`);
+      await next();
+      return heapByConstructor(file);
+    },
+    /** Its memory now, without a GC: `process.memoryUsage()` and V8's heap spaces. */
+    async spaces() {
+      child.stdin.write("spaces\n");
+      return JSON.parse((await next()).replace(/^MEM /, ""));
+    },
+    /** Ends stdin (the server exits, writing a CPU profile if it records one); killed after 10 s. */
+    async stop() {
       child.stdin.end();
-      child.kill("SIGTERM");
+      const timeout = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      await exited;
+      clearTimeout(timeout);
     },
   };
 }
 
-/** initialize + notifications/initialized; returns the session id (the echo has a fixed one). */
-async function openSession(url) {
+/** initialize + notifications/initialized; returns the session id (the echo has none and needs none). */
+async function openSession(server, peer) {
+  if (peer.key === "echo") return "echo";
   const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-  const init = await fetch(url, {
-    method: "POST",
-    headers,
-    body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: "bench", version: "1" } } }),
-  });
+  const init = await fetch(server.url, { method: "POST", headers, body: INITIALIZE });
   await init.text();
   const session = init.headers.get("mcp-session-id");
-  if (!init.ok || !session) throw new Error(`initialize failed on ${url}: ${init.status}`);
-  const done = await fetch(url, { method: "POST", headers: { ...headers, "mcp-session-id": session, "mcp-protocol-version": VERSION }, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) });
+  if (!init.ok || !session) throw new Error(`initialize failed on ${server.url}: ${init.status}`);
+  const done = await fetch(server.url, { method: "POST", headers: { ...headers, "mcp-session-id": session, "mcp-protocol-version": VERSION }, body: INITIALIZED });
   await done.text();
   return session;
 }
 
-async function measure(server, session, connections) {
+/** One measured 32- (or 1-) connection run on `session`. */
+async function measure(server, session, connections, ms = PLAN.ms, warmMs = PLAN.warmMs) {
   const request = postBytes(server.url, CALL, { "mcp-session-id": session, "mcp-protocol-version": VERSION });
   let cpuStart = 0;
   let cpuEnd = 0;
   const result = await load(server.url, request, {
     connections,
-    ms: PLAN.ms,
-    warmMs: PLAN.warmMs,
+    ms,
+    warmMs,
     onWindow: (edge) => (edge === "start" ? (cpuStart = cpuNs(server.pid)) : (cpuEnd = cpuNs(server.pid))),
   });
   return {
@@ -124,107 +169,340 @@ async function measure(server, session, connections) {
   };
 }
 
+// ── throughput: the peers of one mode side by side, taking turns ──
+
+const METRICS = [
+  ["rate", "req/s", true],
+  ["p50Us", "p50 µs", false],
+  ["p99Us", "p99 µs", false],
+  ["cpuUs", "server CPU µs/req", false],
+  ["peakRssMiB", "peak RSS MiB", false],
+];
 const rows = [];
-for (const peer of PEERS) {
-  for (const mode of peer.modes) {
-    const server = await startPeer(peer, mode);
-    try {
-      const session = peer.key === "echo" ? "echo" : await openSession(server.url);
-      for (const connections of [1, 32]) {
-        log(`${peer.label} ${mode} ×${connections}…`);
-        rows.push({ peer: peer.key, label: peer.label, mode, connections, ...(await measure(server, session, connections)) });
-      }
-    } finally {
-      server.stop();
+for (const mode of parts.includes("throughput") ? ["json", "sse"] : []) {
+  const servers = [];
+  try {
+    for (const peer of PEERS) {
+      const server = await startPeer(peer, mode);
+      servers.push({ peer, server, session: await openSession(server, peer) });
     }
+    for (const connections of [1, 32]) {
+      const rounds = servers.map(() => []);
+      for (let r = 0; r < PLAN.rounds; r++) {
+        log(`${mode} ×${connections}: round ${r + 1}/${PLAN.rounds}`);
+        const turn = [...servers.keys()].slice(r % servers.length).concat([...servers.keys()].slice(0, r % servers.length));
+        for (const i of turn) rounds[i].push(await measure(servers[i].server, servers[i].session, connections));
+      }
+      servers.forEach(({ peer, server }, i) => {
+        const row = { peer: peer.key, label: peer.label, mode, connections, errors: rounds[i].reduce((n, m) => n + m.errors, 0), rounds: rounds[i] };
+        for (const [metric] of METRICS.slice(0, 4)) {
+          const values = rounds[i].map((m) => m[metric]);
+          row[metric] = median(values);
+          row[`${metric}Spread`] = spread(values);
+        }
+        row.peakRssMiB = memory(server.pid).peakRssKiB / 1024; // VmHWM so far: after the 1- and then the 32-connection runs
+        rows.push(row);
+      });
+    }
+  } finally {
+    await Promise.all(servers.map(({ server }) => server.stop()));
   }
 }
 
-/** Memory per idle session: `count` sessions opened (32 at a time) and left idle. */
-async function idleSessions(peer, count) {
-  const server = await startPeer(peer, "json");
+// ── 10,000 idle sessions, each holding its standalone GET stream ──
+
+/** Opens one session on its own socket (initialize, initialized, then the GET stream on the same socket). */
+function openStreamingSession(url) {
+  const { hostname, port, pathname, host } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: hostname, port: Number(port) });
+    let buffer = "";
+    let step = 0;
+    let session;
+    const head = (method, extra, body) =>
+      `${method} ${pathname} HTTP/1.1\r\nhost: ${host}\r\n${extra}${body === undefined ? "" : `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n`}\r\n${body ?? ""}`;
+    socket.setEncoding("latin1");
+    socket.on("error", reject);
+    socket.on("data", (chunk) => {
+      buffer += chunk;
+      const end = buffer.indexOf("\r\n\r\n");
+      if (end === -1) return;
+      const headers = buffer.slice(0, end);
+      let bodyEnd = end + 4; // the answers before the stream: a Content-Length body, or a chunked one
+      if (step < 2) {
+        const length = /\r\ncontent-length: (\d+)/i.exec(headers);
+        if (length) bodyEnd += Number(length[1]);
+        else if (/\r\ntransfer-encoding: chunked/i.test(headers)) {
+          const last = buffer.startsWith("0\r\n\r\n", bodyEnd) ? bodyEnd - 2 : buffer.indexOf("\r\n0\r\n\r\n", bodyEnd);
+          if (last === -1) return;
+          bodyEnd = last + 7;
+        }
+        if (buffer.length < bodyEnd) return;
+      }
+      const status = headers.slice(9, 12);
+      buffer = buffer.slice(bodyEnd);
+      if (step === 0) {
+        session = /\r\nmcp-session-id: ([^\r]+)/i.exec(headers)?.[1];
+        if (status !== "200" || !session) return reject(new Error(`initialize: ${status}`));
+        step = 1;
+        socket.write(head("POST", `accept: application/json, text/event-stream\r\nmcp-session-id: ${session}\r\nmcp-protocol-version: ${VERSION}\r\n`, INITIALIZED));
+      } else if (step === 1) {
+        if (status !== "202") return reject(new Error(`notifications/initialized: ${status}`));
+        step = 2;
+        socket.write(head("GET", `accept: text/event-stream\r\nmcp-session-id: ${session}\r\nmcp-protocol-version: ${VERSION}\r\n`));
+      } else if (step === 2) {
+        if (status !== "200") return reject(new Error(`GET stream: ${status}`));
+        step = 3;
+        buffer = "";
+        resolve({ socket, session });
+      } else buffer = ""; // keep-alive comments on the open stream
+    });
+    socket.write(head("POST", "accept: application/json, text/event-stream\r\n", INITIALIZE));
+  });
+}
+
+/** The status a POST to `session` gets (404 once the session has expired). */
+async function sessionStatus(url, session) {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": session, "mcp-protocol-version": VERSION },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+  });
+  await response.text();
+  return response.status;
+}
+
+async function manySessions(peer, count) {
+  const server = await startPeer(peer, "json", { extra: ["--idle-ms", String(PLAN.idleMs)] });
+  // The control: the same server with no other sessions, measured in turns with the loaded one.
+  const control = await startPeer(peer, "json", { extra: ["--idle-ms", String(PLAN.idleMs)] });
+  const streams = [];
   try {
-    await openSession(server.url); // warm: code loaded, first allocations made
+    await openSession(server, peer); // warm: code loaded, first allocations made
     const before = await server.heap();
     const rssBefore = memory(server.pid).rssKiB;
-    for (let opened = 0; opened < count; opened += 32) {
-      await Promise.all(Array.from({ length: Math.min(32, count - opened) }, () => openSession(server.url)));
+    const snapshots = args.includes("--heap-snapshot") ? [await server.snapshot(path.join(root, "before.heapsnapshot"))] : [];
+    log(`${count} sessions: opening, each with its GET stream`);
+    const openStart = performance.now();
+    for (let opened = 0; opened < count; opened += 64) {
+      streams.push(...(await Promise.all(Array.from({ length: Math.min(64, count - opened) }, () => openStreamingSession(server.url)))));
     }
+    const openMs = performance.now() - openStart;
+    const held = await server.heap();
+    const rssHeld = memory(server.pid).rssKiB;
+    if (snapshots.length) snapshots.push(await server.snapshot(path.join(root, "held.heapsnapshot")));
+    log(`${count} sessions: 32-connection load on another session, in turns with a server without sessions`);
+    const loadedRuns = [];
+    const controlRuns = [];
+    const loadSession = await openSession(server, peer);
+    const controlSession = await openSession(control, peer);
+    for (let r = 0; r < PLAN.rounds; r++) {
+      if (r % 2) controlRuns.push(await measure(control, controlSession, 32));
+      loadedRuns.push(await measure(server, loadSession, 32));
+      if (r % 2 === 0) controlRuns.push(await measure(control, controlSession, 32));
+    }
+    const loaded = { rate: median(loadedRuns.map((m) => m.rate)), cpuUs: median(loadedRuns.map((m) => m.cpuUs)), spread: spread(loadedRuns.map((m) => m.rate)) };
+    const alone = { rate: median(controlRuns.map((m) => m.rate)), cpuUs: median(controlRuns.map((m) => m.cpuUs)), spread: spread(controlRuns.map((m) => m.rate)) };
+    const rssLoaded = memory(server.pid).rssKiB;
+    log(`${count} sessions: streams closed, waiting for the sessions to expire (idle ${PLAN.idleMs} ms)`);
+    for (const { socket } of streams) socket.destroy();
+    const expiryStart = performance.now();
+    // A probe is traffic and keeps its session alive, so each probe asks about another session, newest first.
+    let expired = false;
+    for (let probe = streams.length - 1; probe >= Math.max(0, streams.length - 200) && !expired; probe--) {
+      await sleep(250);
+      expired = (await sessionStatus(server.url, streams[probe].session)) === 404;
+    }
+    const expiryMs = performance.now() - expiryStart;
+    await sleep(200);
     const after = await server.heap();
     const rssAfter = memory(server.pid).rssKiB;
-    return { peer: peer.key, label: peer.label, count, heapPerSessionB: (after.heapUsed - before.heapUsed) / count, rssPerSessionB: ((rssAfter - rssBefore) * 1024) / count };
+    return {
+      count,
+      openMs,
+      idleMs: PLAN.idleMs,
+      rssBeforeMiB: rssBefore / 1024,
+      rssHeldMiB: rssHeld / 1024,
+      rssLoadedMiB: rssLoaded / 1024,
+      rssAfterMiB: rssAfter / 1024,
+      peakRssMiB: memory(server.pid).peakRssKiB / 1024,
+      rssPerSessionB: ((rssHeld - rssBefore) * 1024) / count,
+      heapPerSessionB: (held.heapUsed - before.heapUsed) / count,
+      heapBeforeMiB: before.heapUsed / 2 ** 20,
+      heapHeldMiB: held.heapUsed / 2 ** 20,
+      heapAfterMiB: after.heapUsed / 2 ** 20,
+      /** Share of the sessions' heap that came back after expiry. */
+      heapReturned: (held.heapUsed - after.heapUsed) / Math.max(1, held.heapUsed - before.heapUsed),
+      expired,
+      expiryMs,
+      loaded,
+      alone,
+      loadRatio: loaded.rate / alone.rate,
+      perSession: snapshots.length ? perSession(snapshots[0], snapshots[1], count) : undefined,
+    };
   } finally {
-    server.stop();
+    for (const { socket } of streams) socket.destroy();
+    await Promise.all([server.stop(), control.stop()]);
   }
 }
 
-const idle = [];
-for (const peer of PEERS.filter((p) => p.key !== "echo")) {
-  log(`${peer.label}: ${PLAN.sessions} idle sessions…`);
-  idle.push(await idleSessions(peer, PLAN.sessions));
+/** What a session's heap is made of: the growth of each group between two snapshots, per session. */
+function perSession(before, after, count) {
+  const was = new Map(before.top.map((g) => [g.name, g]));
+  return after.top
+    .map((g) => ({ name: g.name, bytes: (g.bytes - (was.get(g.name)?.bytes ?? 0)) / count, count: (g.count - (was.get(g.name)?.count ?? 0)) / count }))
+    .filter((g) => g.bytes > 0)
+    .sort((a, b) => b.bytes - a.bytes);
 }
 
-/** RSS over a sustained 32-connection JSON run. */
+const mcpgenPeer = PEERS.find((p) => p.key === "mcpgen");
+const sessions = mcpgenPeer && parts.includes("sessions") ? await manySessions(mcpgenPeer, PLAN.sessions) : undefined;
+
+// ── sustained SSE load: RSS must stay flat ──
+
 async function sustained(peer) {
-  const server = await startPeer(peer, "json");
+  const server = await startPeer(peer, "sse");
   try {
-    const session = peer.key === "echo" ? "echo" : await openSession(server.url);
+    const session = await openSession(server, peer);
+    const heapStart = await server.heap();
     const samples = [];
-    const timer = setInterval(() => samples.push(memory(server.pid).rssKiB / 1024), PLAN.sampleMs);
-    const request = postBytes(server.url, CALL, { "mcp-session-id": session, "mcp-protocol-version": VERSION });
-    const result = await load(server.url, request, { connections: 32, ms: PLAN.sustainedMs });
+    const spaces = [];
+    const timer = setInterval(() => {
+      samples.push(memory(server.pid).rssKiB / 1024);
+      void server.spaces().then((s) => spaces.push(s));
+    }, PLAN.sampleMs);
+    const result = await measure(server, session, 32, PLAN.sustainedMs, 0);
     clearInterval(timer);
+    await sleep(50);
+    // Where RSS went between the first settled sample and the last: V8's spaces, and memory outside the heap.
+    const from = spaces[Math.floor(spaces.length / 4)];
+    const to = spaces.at(-1);
+    const mib = (x) => Math.round((x / 2 ** 20) * 10) / 10;
+    const where = from && to ? {
+      newSpaceMiB: [mib(from.spaces.new_space), mib(to.spaces.new_space)],
+      oldSpaceMiB: [mib(from.spaces.old_space), mib(to.spaces.old_space)],
+      heapTotalMiB: [mib(from.heapTotal), mib(to.heapTotal)],
+      outsideHeapMiB: [mib(from.rss - from.heapTotal), mib(to.rss - to.heapTotal)],
+      externalMiB: [mib(from.external), mib(to.external)],
+    } : undefined;
+    const heapEnd = await server.heap();
     const settled = samples.slice(Math.floor(samples.length / 4)); // after warm-up
     return {
       peer: peer.key,
       label: peer.label,
-      requests: result.requests,
+      rate: result.rate,
+      seconds: PLAN.sustainedMs / 1000,
       firstMiB: settled[0],
       lastMiB: settled.at(-1),
       maxMiB: Math.max(...settled),
       growthMiB: settled.at(-1) - settled[0],
+      heapStartMiB: heapStart.heapUsed / 2 ** 20,
+      heapEndMiB: heapEnd.heapUsed / 2 ** 20,
+      samples: samples.map((x) => Math.round(x * 10) / 10),
+      where,
     };
   } finally {
-    server.stop();
+    await server.stop();
   }
 }
 
 const flat = [];
-for (const peer of PEERS.filter((p) => p.key === "mcpgen")) {
-  log(`${peer.label}: sustained load for ${PLAN.sustainedMs / 1000} s…`);
+for (const peer of PEERS.filter((p) => parts.includes("sustained") && (p.key === "mcpgen" || p.key === "echo"))) {
+  log(`${peer.label}: sustained SSE load for ${PLAN.sustainedMs / 1000} s…`);
   flat.push(await sustained(peer));
 }
 
-// ── report ──
-const find = (peer, mode, connections) => rows.find((r) => r.peer === peer && r.mode === mode && r.connections === connections);
-const fmt = (value, digits = 0) => (Number.isFinite(value) ? value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits }) : "–");
-if (args.includes("--json")) {
-  process.stdout.write(`${JSON.stringify({ rows, idle, flat }, null, 2)}\n`);
-} else {
-  const out = [];
-  out.push("HTTP: tools/call add, one 2025-11-25 session, 127.0.0.1");
-  out.push("| peer | mode | conns | req/s | p50 µs | p99 µs | server CPU µs/req | errors |");
-  out.push("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |");
-  for (const r of rows) out.push(`| ${r.label} | ${r.mode} | ${r.connections} | ${fmt(r.rate)} | ${fmt(r.p50Us)} | ${fmt(r.p99Us)} | ${fmt(r.cpuUs, 1)} | ${r.errors} |`);
-  out.push("");
-  out.push(`Idle sessions (${PLAN.sessions.toLocaleString("en-US")} opened, after a full GC)`);
-  out.push("| peer | heap per session | RSS per session |");
-  out.push("| --- | ---: | ---: |");
-  for (const r of idle) out.push(`| ${r.label} | ${fmt(r.heapPerSessionB / 1024, 2)} KiB | ${fmt(r.rssPerSessionB / 1024, 2)} KiB |`);
-  out.push("");
-  out.push(`Sustained load (32 connections, ${PLAN.sustainedMs / 1000} s, RSS after the first quarter)`);
-  for (const r of flat) out.push(`${r.label}: ${fmt(r.requests)} requests; RSS ${fmt(r.firstMiB, 1)} → ${fmt(r.lastMiB, 1)} MiB (max ${fmt(r.maxMiB, 1)}, growth ${fmt(r.growthMiB, 1)} MiB)`);
-  const m = find("mcpgen", "json", 32);
-  const sdk = Math.max(find("sdk-v1", "json", 32)?.rate ?? 0, find("sdk-v2", "json", 32)?.rate ?? 0);
-  const echo = find("echo", "json", 32);
-  if (m) {
-    out.push("");
-    out.push("Targets (32 connections, one session, JSON):");
-    if (sdk > 0) out.push(`  mcpgen ≥ 3× best SDK: ${fmt(m.rate)} vs ${fmt(sdk)} req/s → ${fmt(m.rate / sdk, 2)}× ${m.rate >= 3 * sdk ? "MET" : "missed"}`);
-    if (echo) out.push(`  mcpgen ≥ 0.5× bare node:http: ${fmt(m.rate)} vs ${fmt(echo.rate)} req/s → ${fmt(m.rate / echo.rate, 2)}× ${m.rate >= 0.5 * echo.rate ? "MET" : "missed"}`);
-    out.push(`  server CPU ≤ 45 µs per request: ${fmt(m.cpuUs, 1)} µs ${m.cpuUs <= 45 ? "MET" : "missed"}`);
-    for (const r of flat) out.push(`  RSS flat under sustained load: growth ${fmt(r.growthMiB, 1)} MiB ${Math.abs(r.growthMiB) <= 5 ? "MET" : "check"}`);
+// ── --profile: mcpgen under --cpu-prof, one 32-connection run per response mode ──
+
+const profiles = [];
+if (args.includes("--profile") && mcpgenPeer) {
+  for (const mode of ["json", "sse"]) {
+    log(`profile: mcpgen ${mode} under --cpu-prof`);
+    const dir = path.join(root, `cpu-profile-${mode}`);
+    const server = await startPeer(mcpgenPeer, mode, { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${dir}`] });
+    const result = await measure(server, await openSession(server, mcpgenPeer), 32, PLAN.ms * 4);
+    await server.stop();
+    const [file] = readdirSync(dir).filter((f) => f.endsWith(".cpuprofile"));
+    if (option("--profile-dir")) cpSync(path.join(dir, file), path.join(option("--profile-dir"), `mcpgen-http-${mode}.cpuprofile`));
+    profiles.push({ mode, rate: result.rate, ...summarize(path.join(dir, file), { top: 20, noFile: "(natives: V8 builtins, syscalls)" }) });
   }
-  process.stdout.write(`${out.join("\n")}\n`);
 }
+
+// ── report ──
+
+const fmt = (value, digits = 0) => (Number.isFinite(value) ? value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits }) : "–");
+const mark = (ok) => (ok ? "✓" : "✗");
+if (args.includes("--json")) {
+  process.stdout.write(`${JSON.stringify({ plan: PLAN, rows, sessions, flat, profiles }, null, 2)}\n`);
+  process.exit(0);
+}
+const out = [];
+out.push(
+  `mcpgen HTTP benchmark: node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}; load average ${fmt(loadStart, 2)} at start, ${fmt(os.loadavg()[0], 2)} at end`,
+);
+out.push(`tools/call add, one 2025-11-25 session, 127.0.0.1; ${PLAN.rounds} rounds of ${PLAN.ms} ms (after ${PLAN.warmMs} ms warm-up), the peers of a mode taking turns; medians ± half the spread between rounds`);
+out.push("");
+const find = (peer, mode, connections) => rows.find((r) => r.peer === peer && r.mode === mode && r.connections === connections);
+const peerKeys = PEERS.map((p) => p.key);
+if (rows.length) out.push(`| mode, connections | metric | ${PEERS.map((p) => p.label).join(" | ")} | mcpgen ÷ echo | target | |`);
+if (rows.length) out.push(`| --- | --- | ${PEERS.map(() => "---:").join(" | ")} | ---: | --- | --- |`);
+for (const mode of rows.length ? ["json", "sse"] : []) {
+  for (const connections of [1, 32]) {
+    for (const [metric, label, higherIsBetter] of METRICS) {
+      const cells = peerKeys.map((k) => {
+        const r = find(k, mode, connections);
+        if (!r) return "";
+        const s = r[`${metric}Spread`];
+        return `${fmt(r[metric], metric === "cpuUs" ? 1 : 0)}${s === undefined ? "" : ` ±${Math.round(s * 50)}%`}`;
+      });
+      const m = find("mcpgen", mode, connections)?.[metric];
+      const e = find("echo", mode, connections)?.[metric];
+      const ratio = m !== undefined && e !== undefined ? m / e : undefined;
+      const targeted = metric === "rate" || metric === "cpuUs" || metric === "peakRssMiB";
+      const ok = ratio === undefined || !targeted ? undefined : higherIsBetter ? ratio >= RATE_TARGET : ratio <= COST_TARGET;
+      const name = metric === "rate" ? `${mode.toUpperCase()}${mode === "sse" ? " (echo: SSE too)" : ""}, ${connections}` : "";
+      out.push(
+        `| ${name} | ${label} | ${cells.join(" | ")} | ${ratio === undefined ? "" : `${fmt(ratio, 2)}×`} | ${targeted ? (higherIsBetter ? `≥ ${RATE_TARGET}×` : `≤ ${COST_TARGET}×`) : ""} | ${ok === undefined ? "" : mark(ok)} |`,
+      );
+    }
+  }
+}
+const errors = rows.filter((r) => r.errors > 0);
+if (errors.length) out.push("", ...errors.map((r) => `errors: ${r.label} ${r.mode} ×${r.connections}: ${r.errors}`));
+if (sessions) {
+  const s = sessions;
+  out.push("");
+  out.push(`${fmt(s.count)} sessions, each initialized and holding its standalone GET stream (opened in ${fmt(s.openMs / 1000, 1)} s; server idle option ${s.idleMs} ms)`);
+  out.push(`| | figure | target | |`);
+  out.push(`| --- | ---: | --- | --- |`);
+  out.push(`| server RSS with the sessions open | ${fmt(s.rssHeldMiB)} MiB (${fmt(s.rssBeforeMiB)} before; peak ${fmt(s.peakRssMiB)}) | ≤ ${RSS_LIMIT_MIB} MiB | ${mark(s.peakRssMiB <= RSS_LIMIT_MIB)} |`);
+  out.push(`| per idle session: RSS / heap after a full GC | ${fmt(s.rssPerSessionB)} B / ${fmt(s.heapPerSessionB)} B | | |`);
+  out.push(
+    `| 32 connections on another session, req/s (vs a server without sessions, in turns) | ${fmt(s.loaded.rate)} ±${Math.round(s.loaded.spread * 50)}% vs ${fmt(s.alone.rate)} ±${Math.round(s.alone.spread * 50)}% = ${fmt(s.loadRatio, 2)}× | ≥ 0.9× | ${mark(s.loadRatio >= 0.9)} |`,
+  );
+  out.push(`|   server CPU µs/req | ${fmt(s.loaded.cpuUs, 1)} vs ${fmt(s.alone.cpuUs, 1)} | | |`);
+  out.push(`| sessions expired after the streams closed | ${s.expired ? `yes, ${fmt(s.expiryMs / 1000, 1)} s later` : "NO"} | expire | ${mark(s.expired)} |`);
+  out.push(`| heap after expiry (full GC) | ${fmt(s.heapAfterMiB, 1)} MiB (${fmt(s.heapBeforeMiB, 1)} before, ${fmt(s.heapHeldMiB, 1)} held): ${fmt(s.heapReturned * 100, 1)}% came back | ≥ 90% back | ${mark(s.heapReturned >= 0.9)} |`);
+  if (s.perSession) out.push(`| heap per session by kind (snapshots) | ${s.perSession.slice(0, 8).map((g) => `${g.name} ${fmt(g.bytes)} B (${fmt(g.count, 1)})`).join("; ")} | | |`);
+  out.push(`| RSS after expiry | ${fmt(s.rssAfterMiB)} MiB (${fmt(s.rssHeldMiB)} held) | | |`);
+}
+if (flat.length) {
+  out.push("");
+  out.push(`Sustained SSE load (32 connections, ${PLAN.sustainedMs / 1000} s; RSS sampled every ${PLAN.sampleMs} ms, after the first quarter; heap after a full GC)`);
+  for (const r of flat) {
+    out.push(
+      `  ${r.label}: ${fmt(r.rate)} req/s; RSS ${fmt(r.firstMiB, 1)} → ${fmt(r.lastMiB, 1)} MiB (max ${fmt(r.maxMiB, 1)}, growth ${fmt(r.growthMiB, 1)} MiB) ${mark(Math.abs(r.growthMiB) <= 5)} (flat: ≤ 5 MiB); heap after a full GC ${fmt(r.heapStartMiB, 1)} → ${fmt(r.heapEndMiB, 1)} MiB`,
+    );
+    if (r.where) out.push(`    from → to, MiB: ${Object.entries(r.where).map(([k, [a, b]]) => `${k.replace(/MiB$/, "")} ${a} → ${b}`).join(", ")}`);
+  }
+}
+for (const prof of profiles) {
+  const row = (o) => `    ${String(o.ms).padStart(6)} ms ${String(Math.round((o.ms / prof.busyMs) * 1000) / 10).padStart(5)}%  ${o.name}`;
+  out.push("", `CPU profile of mcpgen, ${prof.mode.toUpperCase()} responses, 32 connections (${fmt(prof.rate)} req/s under the profiler): ${prof.busyMs} ms on CPU of ${prof.totalMs} ms sampled`);
+  out.push("  self time by owner:", ...prof.byOwner.map(row));
+  out.push("  hottest functions (self):", ...prof.selfTop.map(row));
+  out.push("  mcpgen functions (inclusive):", ...prof.inclusiveMcpgen.map(row));
+}
+out.push("", `(node bench/http/run.mjs${args.length ? ` ${args.join(" ")}` : ""}; whole run ${fmt((performance.now() - started) / 1000, 1)} s)`);
+process.stdout.write(`${out.join("\n")}\n`);
 process.exit(0);

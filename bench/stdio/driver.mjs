@@ -14,6 +14,12 @@ import { spawn } from "node:child_process";
 import { cpuNs } from "../lib/proc.mjs";
 
 export const PROTOCOL_VERSION = "2025-11-25";
+export const MODERN_PROTOCOL_VERSION = "2026-07-28";
+/**
+ * The 2026-07-28 request envelope: no handshake, so protocol version, client info and client capabilities
+ * travel in every request's `_meta` (the keys the 2026-07-28 schema reserves).
+ */
+export const MODERN_META = `"_meta":{"io.modelcontextprotocol/protocolVersion":"${MODERN_PROTOCOL_VERSION}","io.modelcontextprotocol/clientInfo":{"name":"mcpgen-bench","version":"1.0.0"},"io.modelcontextprotocol/clientCapabilities":{}}`;
 const SLOTS = 1 << 16; // send times by id; depth stays far below this
 
 export function spawnPeer(spec) {
@@ -201,6 +207,21 @@ export const addCall = {
   line: (id) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"add","arguments":{"a":${id},"b":0.5}}}`,
   check: (message, id) => message.result?.structuredContent?.sum === id + 0.5 && message.result.isError !== true,
 };
+
+/** The same call in the 2026-07-28 era: the envelope in `_meta`, a `"resultType":"complete"` answer. */
+export const modernAddCall = {
+  line: (id) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"add","arguments":{"a":${id},"b":0.5},${MODERN_META}}}`,
+  check: (message, id) => message.result?.resultType === "complete" && message.result.structuredContent?.sum === id + 0.5 && message.result.isError !== true,
+};
+
+/** `tools/call <name>` with fixed `args`, checked by `ok(result)`. */
+export function toolCall(name, args, ok) {
+  const params = `{"name":${JSON.stringify(name)},"arguments":${JSON.stringify(args)}}`;
+  return {
+    line: (id) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":${params}}`,
+    check: (message) => message.result !== undefined && message.result.isError !== true && ok(message.result),
+  };
+}
 
 /** `tools/list` (first page), checked for the expected number of tools. */
 export function listCall(tools) {

@@ -1,12 +1,16 @@
 /**
- * The `mcpgen` command line: `build`, `init`, `bundle` and `server-json`. Messages go to stderr; exit 0 ok,
- * 1 problems, 2 usage, 3 an internal error (a bug in mcpgen: one line, the stack only with MCPGEN_DEBUG set).
+ * The `mcpgen` command line: `build`, `init`, `bundle`, `server-json`, `docs`, `lint`, `diff`, `dev` and `test`.
+ * Messages go to stderr; exit 0 ok, 1 problems, 2 usage, 3 an internal error (a bug in mcpgen: one line, the stack only with MCPGEN_DEBUG set).
  */
 import path from "node:path";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { build, DEFAULTS, DiagnosticError, formatDiagnostic, OutputError, VERSION, type BuildResult, type Counts } from "../compiler/index.js";
 import { rel } from "../compiler/config.js";
 import { SHIP_DEFAULTS as SHIP } from "../ship/config.js";
+import { collectProfile, PROFILE_HELP, registerLint, runLint } from "../lint/cli.js";
+import { registerDiff } from "../diff/cli.js";
+import { testCommand } from "../contract/command.js";
+import { devCommand } from "../dev/command.js";
 
 const say = (line: string) => process.stderr.write(line + "\n");
 
@@ -29,10 +33,17 @@ export function program(): Command {
     .option("-H, --handlers <dir>", "handler folder; missing stubs are created, existing files never touched", DEFAULTS.handlers)
     .option("-c, --check", "write nothing; exit 1 if the output folder or a handler file is missing or stale")
     .option("--no-cache", "recompile everything (the cache lives in node_modules/.cache/mcpgen)")
+    .option("--client", "also write client.gen.ts, a typed client (one method per tool, prompt and resource) over the official SDK's Client; needs @modelcontextprotocol/sdk")
     .option("-j, --jobs <n>", "compile threads (default: one per CPU but one, at most 4, for 200+ tools and types to compile)", parseJobs)
     .addOption(new Option("-q, --quiet", "print only problems"))
-    .action(async (schemas: string, opts: { out: string; handlers: string; check?: boolean; cache: boolean; jobs?: number; quiet?: boolean }) => {
+    .option("-p, --profile <name>", `${PROFILE_HELP}; errors stop the build before anything is written`, collectProfile)
+    .action(async (schemas: string, opts: { out: string; handlers: string; check?: boolean; cache: boolean; jobs?: number; quiet?: boolean; profile?: Parameters<typeof runLint>[1]; client?: boolean }) => {
       const started = performance.now();
+      if (opts.profile && (await runLint(schemas, opts.profile, say, opts.quiet ?? false))) {
+        say("mcpgen: lint errors; nothing was written");
+        process.exitCode = 1;
+        return;
+      }
       const result = await build({
         schemas,
         out: opts.out,
@@ -40,6 +51,7 @@ export function program(): Command {
         check: opts.check ?? false,
         cache: opts.cache,
         ...(opts.jobs !== undefined && { jobs: opts.jobs }),
+        ...(opts.client && { client: true }),
       });
       report(result, (performance.now() - started) / 1000, opts.quiet ?? false);
       if (result.mode === "check" && !result.upToDate) process.exitCode = 1;
@@ -93,6 +105,22 @@ export function program(): Command {
     });
 
   cli
+    .command("docs")
+    .description("write a catalog of the server (tools with their hints, inputs, outputs and examples; resources; prompts) as Markdown and a self-contained HTML page")
+    .argument("[schemas]", "the schemas folder", DEFAULTS.schemas)
+    .option("-o, --out <dir>", "the folder for index.md and index.html; replaces only files mcpgen docs wrote", "docs")
+    .addOption(new Option("-f, --format <format>", "what to write").choices(["md", "html", "both"]).default("both"))
+    .addOption(new Option("-q, --quiet", "print only problems"))
+    .action(async (schemas: string, opts: { out: string; format: "md" | "html" | "both"; quiet?: boolean }) => {
+      const started = performance.now();
+      const { docs } = await import("../docs/index.js");
+      const result = await docs({ schemas, out: opts.out, format: opts.format }, VERSION);
+      for (const warning of result.warnings) say(formatDiagnostic(warning));
+      if (opts.quiet) return;
+      say(`mcpgen: docs → ${result.written.map(shown).join(", ")} (${seconds(started)})`);
+    });
+
+  cli
     .command("server-json")
     .description("write the MCP Registry's server.json for the npm package (name from package.json's mcpName)")
     .argument("[schemas]", "the schemas folder", SHIP.schemas)
@@ -107,6 +135,10 @@ export function program(): Command {
       say(`mcpgen: ${result.doc.name} ${result.doc.version} → ${shown(result.file)} (npm package ${result.doc.packages[0]?.identifier}; ${seconds(started)})`);
       for (const note of result.notes) say(`  note: ${note}`);
     });
+  registerLint(cli);
+  registerDiff(cli);
+  testCommand(cli);
+  devCommand(cli);
   return cli;
 }
 

@@ -27,6 +27,10 @@ export interface ToolExample {
   description?: string;
   input: unknown;
   output?: unknown;
+  /** The call is expected to end in an `isError` result (`mcpgen test`); `output` is then not allowed. */
+  isError?: boolean;
+  /** Text the `isError` result must contain. */
+  error?: string;
 }
 
 export interface ToolFile {

@@ -7,6 +7,7 @@ import { cacheKey, openCache } from "./cache.js";
 import type { CheckMemo } from "./check.js";
 import { configProblems, resolveConfig, type BuildConfig, type BuildOptions } from "./config.js";
 import { DiagnosticError, isWarning, sortDiagnostics, type Diagnostic } from "./diagnostics.js";
+import type { ServerIR } from "./ir.js";
 import { load, type SourceDoc } from "./load.js";
 import { codeDigest, inputDigest, lastBuild, saveStamp } from "./stamp.js";
 import { compareOutput, leftBehindHandlers, OutputError, write, type Comparison, type WriteResult } from "./write.js";
@@ -89,3 +90,52 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   if (input) saveStamp(config, { input, counts, handlers: [...emitted.stubs.keys()], warnings: sortDiagnostics(warnings) }, emitted, last?.found);
   return { mode: "write", config, counts, warnings: sortDiagnostics([...warnings, ...leftBehind(emitted.stubs.keys(), config)]), ...written };
 }
+
+export type { ServerIR, ToolIR, ResourceIR, TemplateIR, PromptIR } from "./ir.js";
+
+/**
+ * The server as the compiler sees it, for tools that read it rather than build it (`mcpgen docs`):
+ * load → check → normalize → IR, nothing emitted or written. Throws `DiagnosticError` on any error.
+ */
+export async function compileIr(options: Pick<BuildOptions, "schemas" | "cwd"> = {}): Promise<{ ir: import("./ir.js").ServerIR; warnings: Diagnostic[] }> {
+  const config = resolveConfig({ ...options, cache: false });
+  const diagnostics: Diagnostic[] = [];
+  const warnings: Diagnostic[] = [];
+  const gate = <T>(result: T & { diagnostics: Diagnostic[] }): T => {
+    for (const d of result.diagnostics) (isWarning(d) ? warnings : diagnostics).push(d);
+    return result;
+  };
+  const [{ check }, { normalize }, { toIR }] = await Promise.all([import("./check.js"), import("./normalize.js"), import("./ir.js")]);
+  const { sources } = gate(await load(config.schemasDir, config.cwd));
+  const { checked } = sources && !diagnostics.length ? gate(check(sources)) : { checked: undefined };
+  const { normalized } = checked && !diagnostics.length ? gate(normalize(checked)) : { normalized: undefined };
+  if (diagnostics.length || !checked || !normalized) throw new DiagnosticError([...diagnostics, ...warnings]);
+  return { ir: toIR(checked, normalized), warnings: sortDiagnostics(warnings) };
+}
+
+/** One entry of what a server declares, as the `*\/list` requests send it, with the schema file it comes from. */
+export interface Declared<T> {
+  wire: T;
+  file: string;
+}
+
+/** What a schemas folder declares on the wire (hidden tools left out), for tools that read it such as `lint` and `diff`. */
+export interface Surface {
+  tools: Declared<import("@mcpgen/runtime").WireTool>[];
+  resources: Declared<import("@mcpgen/runtime").WireResource>[];
+  resourceTemplates: Declared<import("@mcpgen/runtime").WireResourceTemplate>[];
+  prompts: Declared<import("@mcpgen/runtime").WirePrompt>[];
+}
+
+/** Loads, checks and normalizes a schemas folder and returns its wire surface; writes nothing. Throws `DiagnosticError`. */
+export async function surface(options: Pick<BuildOptions, "schemas" | "cwd"> = {}): Promise<Surface> {
+  const { ir } = await compileIr(options);
+  const first = (sources: string[]) => sources[0] ?? "";
+  return {
+    tools: ir.tools.filter((t) => !t.hidden).map((t) => ({ wire: t.wire, file: first(t.sources) })),
+    resources: ir.resources.map((r) => ({ wire: r.wire, file: first(r.sources) })),
+    resourceTemplates: ir.templates.map((t) => ({ wire: t.wire, file: first(t.sources) })),
+    prompts: ir.prompts.map((p) => ({ wire: p.wire, file: first(p.sources) })),
+  };
+}
+export type { ToolExample } from "./check.js";

@@ -105,7 +105,7 @@ export const toolFileSchema = {
         type: "object",
         required: ["input"],
         additionalProperties: false,
-        properties: { description: { type: "string" }, input: {}, output: {} },
+        properties: { description: { type: "string" }, input: {}, output: {}, isError: { type: "boolean" }, error: { type: "string" } },
       },
     },
   },

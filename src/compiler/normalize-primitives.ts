@@ -5,8 +5,7 @@
  */
 import type { CheckedPrimitives, PromptFile, ResourceFile, TemplateFile } from "./check-primitives.js";
 import { typeName } from "./names.js";
-import type { TypeUnit } from "./normalize.js";
-import type { SchemaNode } from "./schema-walk.js";
+import type { SchemaNode, TypeUnit } from "./schema-walk.js";
 
 /** Per variable or argument: fixed completion values, or `"handler"`. */
 export type Completions = Record<string, string[] | "handler">;

@@ -15,15 +15,12 @@ import type { SourceDoc } from "./load.js";
 import type { Hints } from "./meta-schemas.js";
 import { typeName } from "./names.js";
 import { normalizePrimitives, type NormalizedPrimitives } from "./normalize-primitives.js";
-import { walkSchema, type SchemaNode } from "./schema-walk.js";
+import { walkSchema, type SchemaNode, type TypeUnit } from "./schema-walk.js";
 import { requireAppliedDefaults } from "./defaults.js";
 import { bundle, fileStem, type Root, type Target } from "./bundle.js";
 
 /** A named TypeScript type to generate, from a schema whose `$ref`s are already replaced by type names. */
-export interface TypeUnit {
-  name: string;
-  schema: SchemaNode | boolean;
-}
+export type { TypeUnit } from "./schema-walk.js";
 
 export interface NormalizedTool {
   tool: CheckedTool;

@@ -92,3 +92,9 @@ export function walkSchema(
     }
   }
 }
+
+/** A schema that becomes one named TypeScript type. */
+export interface TypeUnit {
+  name: string;
+  schema: SchemaNode | boolean;
+}

@@ -8,6 +8,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { OutputError } from "../../dist/compiler/write.js";
+import { listeningUrl } from "../helpers/wait.js";
 import {
   defaultMcpName,
   EXAMPLE_TOOL,
@@ -422,19 +423,7 @@ describe("init: end to end", () => {
 
     const http = spawn(bin, ["--http", "--port", "0"], { cwd: elsewhere, env: childEnv(), stdio: ["ignore", "ignore", "pipe"] });
     children.add(http);
-    const url = await new Promise<string>((resolve, reject) => {
-      let err = "";
-      const timer = setTimeout(() => reject(new Error(`no address on stderr within 30 s: ${err}`)), 30_000);
-      http.stderr.on("data", (d: Buffer) => {
-        err += d.toString();
-        const found = /listening on (http:\/\/\S+)/.exec(err);
-        if (found) {
-          clearTimeout(timer);
-          resolve(found[1]!);
-        }
-      });
-      http.on("exit", (code) => reject(new Error(`the server exited (${code}): ${err}`)));
-    });
+    const url = await listeningUrl(http, 30_000);
     expect(new URL(url).hostname).toBe("127.0.0.1");
     const overHttp = new Client({ name: "mcpgen-ship-test", version: "1.0.0" });
     client = overHttp;

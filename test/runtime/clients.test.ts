@@ -10,7 +10,8 @@ import { LoggingMessageNotificationSchema, McpError, type JSONRPCMessage } from 
 import { Client as ClientV2, ProtocolError } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { assertRuntimeBuilt, FIXTURE_SERVER, runInspector, serverUnderTest, WireTap, type ServerCommand, type TappedProcess } from "./helpers/e2e.js";
+import { until } from "../helpers/wait.js";
+import { assertRuntimeBuilt, builtFixture, FIXTURE_SERVER, runInspector, serverUnderTest, WireTap, type ServerCommand, type TappedProcess } from "./helpers/e2e.js";
 
 const TIMEOUT = 30_000;
 const REQUEST = { timeout: 10_000 };
@@ -154,6 +155,7 @@ describe.each(["2025-11-25", "2025-06-18", "2025-03-26"])("v1 SDK client, protoc
       const progress: number[] = [];
       const result = await client.callTool({ name: "slow", arguments: { steps: 3, delayMs: 25 } }, undefined, { ...REQUEST, onprogress: (p) => progress.push(p.progress) });
       expect(result.content).toEqual([{ type: "text", text: "finished 3 steps" }]);
+      await until(() => progress.length >= 2, { what: "the client to deliver progress" });
       expect(progress.slice(0, 2)).toEqual([1, 2]);
       expect(progressOnWire(tap.verify())).toEqual([1, 2, 3]);
 
@@ -164,8 +166,8 @@ describe.each(["2025-11-25", "2025-06-18", "2025-03-26"])("v1 SDK client, protoc
       expect(logs).toEqual(["warning", "error"]);
 
       const abort = new AbortController();
-      const cancelled = client.callTool({ name: "slow", arguments: { steps: 1000, delayMs: 5 } }, undefined, { ...REQUEST, signal: abort.signal });
-      setTimeout(() => abort.abort("changed my mind"), 50);
+      // cancelled once it is under way (its first progress)
+      const cancelled = client.callTool({ name: "slow", arguments: { steps: 1000, delayMs: 5 } }, undefined, { ...REQUEST, signal: abort.signal, onprogress: () => abort.abort("changed my mind") });
       await expect(cancelled).rejects.toThrow();
       expect(await client.callTool({ name: "echo", arguments: { text: "still serving" } }, undefined, REQUEST)).toMatchObject({ content: [{ text: "still serving" }] });
       await client.close();
@@ -213,6 +215,8 @@ describe("v2 client, 2026-07-28", () => {
 
       const progress: number[] = [];
       await client.callTool({ name: "slow", arguments: { steps: 2, delayMs: 25 } }, { ...REQUEST, onprogress: (p) => progress.push(p.progress) });
+      // the client may hand notifications to its handlers after it resolved the call: wait for it, bounded
+      await until(() => progress.length > 0, { what: "the client to deliver progress" });
       expect(progress[0]).toBe(1);
       expect(progressOnWire(tap.verify())).toEqual([1, 2]);
 
@@ -224,8 +228,8 @@ describe("v2 client, 2026-07-28", () => {
       expect(logs).toEqual(["info", "warning", "error"]);
 
       const abort = new AbortController();
-      const cancelled = client.callTool({ name: "slow", arguments: { steps: 1000, delayMs: 5 } }, { ...REQUEST, signal: abort.signal });
-      setTimeout(() => abort.abort("changed my mind"), 50);
+      // cancelled once it is under way (its first progress)
+      const cancelled = client.callTool({ name: "slow", arguments: { steps: 1000, delayMs: 5 } }, { ...REQUEST, signal: abort.signal, onprogress: () => abort.abort("changed my mind") });
       await expect(cancelled).rejects.toThrow();
       expect((await client.callTool({ name: "echo", arguments: { text: "after cancel" } }, REQUEST)).content).toEqual([{ type: "text", text: "after cancel" }]);
       await client.close();
@@ -252,6 +256,8 @@ describe("v2 client, 2025 era", () => {
       expect((await client.callTool({ name: "add", arguments: { a: 4, b: 5 } }, REQUEST)).structuredContent).toEqual({ sum: 9 });
       const progress: number[] = [];
       await client.callTool({ name: "slow", arguments: { steps: 2, delayMs: 25 } }, { ...REQUEST, onprogress: (p) => progress.push(p.progress) });
+      // the client may hand notifications to its handlers after it resolved the call: wait for it, bounded
+      await until(() => progress.length > 0, { what: "the client to deliver progress" });
       expect(progress[0]).toBe(1);
       await client.close();
       expect(progressOnWire(wire())).toEqual([1, 2]);
@@ -298,7 +304,7 @@ describe("tools/list pagination with the official clients", () => {
 });
 
 describe("every tool in one page by default, for clients that read only the first", () => {
-  const WIDE_SERVER: ServerCommand = { ...FIXTURE_SERVER, args: [FIXTURE_SERVER.args[0]!.replace(/server\.mjs$/, "wide-server.mjs")] };
+  const WIDE_SERVER: ServerCommand = builtFixture("wide").server;
 
   it(
     "v1 gets all 150 tools from one tools/list without a cursor",

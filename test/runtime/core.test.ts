@@ -1,12 +1,16 @@
 /**
- * The transport-agnostic core, driven in-process with the hand-written fixture registry. Every message it
- * emits is checked against the spec schema of the version in force (see helpers/core.ts).
+ * The transport-agnostic core, driven in-process with the fixture registry mcpgen builds from
+ * test/runtime/fixture-schemas/core. Every message it emits is checked against the spec schema of the
+ * version in force (see helpers/core.ts).
  */
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createServer, ERROR_TABLE, resolveServerOptions, structured, ToolError, type Registry } from "../../packages/runtime/src/index.js";
 import { describeValidationErrors } from "../../packages/runtime/src/validation.js";
-import { loads, registry } from "./fixtures/registry.mjs";
-import { delay, Harness, type Message } from "./helpers/core.js";
+import { loads, registry } from "./helpers/fixtures.js";
+import { until } from "../helpers/wait.js";
+import { Harness, type Message } from "./helpers/core.js";
+import { builtFixture } from "./helpers/e2e.js";
 import { assertServerMessage } from "./helpers/spec.js";
 
 const LISTED = registry.tools.filter((tool) => !tool.hidden).map((tool) => tool.name);
@@ -141,7 +145,7 @@ describe("2025 era: initialize and the session", () => {
     const context = JSON.parse(Harness.text(await h.call("context", {}, { "com.example/trace": "t1" }))) as Message;
     expect(context).toMatchObject({
       protocolVersion: "2025-06-18",
-      clientInfo: { name: "core-test", version: "0.0.1" },
+      clientInfo: { name: "mcpgen-test", version: "0.0.1" },
       clientCapabilities: {},
       meta: { "com.example/trace": "t1" },
       aborted: false,
@@ -299,7 +303,7 @@ describe("tools/list pagination", () => {
   });
 
   it("sends every tool in one page unless a page size is set", async () => {
-    const { registry: wide } = (await import("./fixtures/wide-server.mjs")) as { registry: Registry };
+    const { registry: wide } = (await import(pathToFileURL(builtFixture("wide").registry).href)) as { registry: Registry };
     const page = await new Harness({ registry: wide }).result("tools/list");
     expect(page.tools).toHaveLength(150);
     expect(page).not.toHaveProperty("nextCursor");
@@ -502,21 +506,23 @@ describe("cancellation", () => {
     const h = new Harness();
     await h.initialize();
     const reply = h.raw({ jsonrpc: "2.0", id: 10, method: "tools/call", params: { name: "slow", arguments: { steps: 100, delayMs: 5 }, _meta: { progressToken: "p" } } });
-    while (h.notifications.length === 0) await delay(2);
+    await until(() => h.notifications.length > 0, { what: "the first progress notification" });
     expect(await h.raw({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 10, reason: "user hit stop" } })).toBeUndefined();
     expect(await reply).toBeUndefined();
-    const count = h.notifications.length;
-    await delay(30);
-    expect(h.notifications.length).toBe(count);
     expect(h.conn.pending).toBe(0);
+    // Silence, shown by ordering: a second slow call on the same connection steps at the same pace, so
+    // any progress the cancelled call still made would land among the second call's, before its answer.
+    const count = h.notifications.length;
+    await h.call("slow", { steps: 3, delayMs: 5 }, { progressToken: "after" });
+    expect(h.notifications.slice(count).map((n) => (n.params as Message).progressToken)).toEqual(["after", "after", "after"]);
   });
 
   it("does not let a handler that ignores cancellation wedge anything", async () => {
     const h = new Harness();
     await h.initialize();
     const started = Date.now();
-    const reply = h.raw({ jsonrpc: "2.0", id: "s", method: "tools/call", params: { name: "stubborn", arguments: { ms: 5_000 } } });
-    await delay(5);
+    const reply = h.raw({ jsonrpc: "2.0", id: "s", method: "tools/call", params: { name: "stubborn", arguments: { ms: 5_000 }, _meta: { progressToken: "s" } } });
+    await until(() => h.notifications.length === 1, { what: "the handler to start" });
     await h.raw({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "s" } });
     expect(await reply).toBeUndefined();
     expect(Date.now() - started).toBeLessThan(1_000);
@@ -528,9 +534,10 @@ describe("cancellation", () => {
   it("cancels everything in flight on close, waiting a bounded grace for stubborn handlers", async () => {
     const h = new Harness();
     await h.initialize();
-    const polite = h.raw({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "slow", arguments: { steps: 100, delayMs: 5 } } });
-    const stubborn = h.raw({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "stubborn", arguments: { ms: 5_000 } } });
-    await delay(5);
+    const polite = h.raw({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "slow", arguments: { steps: 100, delayMs: 5 }, _meta: { progressToken: 1 } } });
+    const stubborn = h.raw({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "stubborn", arguments: { ms: 5_000 }, _meta: { progressToken: 2 } } });
+    const running = (token: number): boolean => h.notifications.some((n) => (n.params as Message).progressToken === token);
+    await until(() => running(1) && running(2), { what: "both handlers to start" });
     const started = Date.now();
     await h.conn.close(100);
     const elapsed = Date.now() - started;

@@ -6,9 +6,9 @@
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { createServer, serveStdio, type Server, type StdioSession } from "../../packages/runtime/src/index.js";
-import { registry } from "./fixtures/registry.mjs";
-import { PROTO_NAMES, registry as protoRegistry, TEMPLATE } from "./fixtures/proto-names.mjs";
-import { delay, ENVELOPE, Harness, type Message } from "./helpers/core.js";
+import { PROTO_NAMES, protoRegistry, registry, TEMPLATE } from "./helpers/fixtures.js";
+import { ENVELOPE, until } from "../helpers/wait.js";
+import { Harness, type Message } from "./helpers/core.js";
 import { initialize, messagesOf, modern, post, start, stopAll } from "./http/helpers.js";
 
 /** `[[[…"x"…]]]`, `depth` arrays deep: stringifying or walking it recursively overflows the stack. */
@@ -40,13 +40,9 @@ class RawPipe {
 
   /** Waits (bounded) for the line answering `id` (its JSON text, e.g. `1` or `"a"`) and returns it. */
   async answer(id: string, timeoutMs = 5000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = this.lines.find((line) => line.startsWith(`{"jsonrpc":"2.0","id":${id},`));
-      if (found) return found;
-      if (Date.now() > deadline) throw new Error(`no answer to id ${id}; got ${this.lines.map((line) => line.slice(0, 200)).join("\n")}`);
-      await delay(1);
-    }
+    const find = (): string | undefined => this.lines.find((line) => line.startsWith(`{"jsonrpc":"2.0","id":${id},`));
+    await until(() => find() !== undefined, { timeoutMs, what: `the answer to id ${id}` });
+    return find() as string;
   }
 }
 
@@ -258,13 +254,9 @@ describe("answers to server→client requests", () => {
       settled = true;
       return reply;
     });
-    const deadline = Date.now() + 5000;
-    let ask: Message | undefined;
-    while (!(ask = h.notifications.find((message) => message.method === "elicitation/create"))) {
-      if (Date.now() > deadline) throw new Error("no elicitation/create");
-      await delay(1);
-    }
-    return { call, askId: ask.id as string, settled: () => settled };
+    const find = (): Message | undefined => h.notifications.find((message) => message.method === "elicitation/create");
+    await until(() => find() !== undefined, { timeoutMs: 5000, what: "elicitation/create" });
+    return { call, askId: find()?.id as string, settled: () => settled };
   }
 
   async function handshake(h: Harness): Promise<void> {
@@ -283,7 +275,7 @@ describe("answers to server→client requests", () => {
     expect(await mallory.raw({ jsonrpc: "2.0", id: askId, result: { action: "accept", content: { name: "Mallory" } } })).toBeUndefined();
     await new Promise((resolve) => setImmediate(resolve));
     expect(settled()).toBe(false);
-    expect(server.outgoing.size).toBe(1);
+    expect(server.awaitingClient).toBe(1);
     await alice.raw({ jsonrpc: "2.0", id: askId, result: { action: "accept", content: { name: "Alice" } } });
     expect(await call).toMatchObject({ result: { content: [{ text: "Hello, Alice!" }] } });
   });
@@ -293,20 +285,14 @@ describe("answers to server→client requests", () => {
     const sent: Message[] = [];
     const statelessAs = (subject: string) => {
       const sink = { send: (line: string) => void sent.push(JSON.parse(line) as Message), auth: { subject, scopes: [] }, streaming: true };
-      const conn = server.connect(sink, { ephemeral: true });
-      conn.session = { protocolVersion: "2025-11-25", clientInfo: undefined, clientCapabilities: CAPS, initialized: true };
-      return conn;
+      return server.connect(sink, { ephemeral: true, session: { protocolVersion: "2025-11-25", clientCapabilities: CAPS } });
     };
     let settled = false;
     const call = Promise.resolve(statelessAs("alice").handle({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "ask", arguments: { what: "elicit" } } })).then((reply) => {
       settled = true;
       return reply;
     });
-    const deadline = Date.now() + 5000;
-    while (!sent.some((message) => message.method === "elicitation/create")) {
-      if (Date.now() > deadline) throw new Error("no elicitation/create");
-      await delay(1);
-    }
+    await until(() => sent.some((message) => message.method === "elicitation/create"), { timeoutMs: 5000, what: "elicitation/create" });
     const askId = sent.find((message) => message.method === "elicitation/create")?.id;
     statelessAs("mallory").handle({ jsonrpc: "2.0", id: askId, result: { action: "accept", content: { name: "Mallory" } } });
     await new Promise((resolve) => setImmediate(resolve));
@@ -369,11 +355,8 @@ describe("ids beyond 2^53", () => {
     // 2^53 + 1 and 2^53 + 2 are the same double: as numbers they would collide.
     p.write(call("9007199254740993", "9007199254740995"));
     p.write(call("9007199254740994", "9007199254740996"));
-    const deadline = Date.now() + 5000;
-    while (!p.lines.some((line) => line.includes('"progressToken":9007199254740995,')) || !p.lines.some((line) => line.includes('"progressToken":9007199254740996,'))) {
-      if (Date.now() > deadline) throw new Error(`no progress: ${p.lines.join("\n")}`);
-      await delay(2);
-    }
+    const progressed = (token: string): boolean => p.lines.some((line) => line.includes(`"progressToken":${token},`));
+    await until(() => progressed("9007199254740995") && progressed("9007199254740996"), { timeoutMs: 5000, what: "progress on both calls" });
     p.write('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9007199254740993}}');
     expect(await p.answer("9007199254740994", 10_000)).toContain("finished 50 steps");
     expect(p.lines.some((line) => line.startsWith('{"jsonrpc":"2.0","id":9007199254740993,'))).toBe(false);

@@ -6,7 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { audio, createServer, embedded, image, resourceLink, text, toBase64, type ErrorContext } from "../../packages/runtime/src/index.js";
 import { completionCalls, promptsOnly, registry } from "./fixtures/primitives.mjs";
-import { ENVELOPE, Harness, type Message } from "./helpers/core.js";
+import { ENVELOPE, until } from "../helpers/wait.js";
+import { Harness, type Message } from "./helpers/core.js";
 import { assertServerMessage } from "./helpers/spec.js";
 
 const MODERN = "2026-07-28";
@@ -121,7 +122,7 @@ describe.each(ERAS)("resources/read, %s", (era) => {
   it("gives the handler the URI and the request's context", async () => {
     const h = await connect(era);
     const [content] = (await h.result("resources/read", { uri: "mem://handler/context" })).contents as { text: string }[];
-    expect(JSON.parse(content!.text)).toMatchObject({ uri: "mem://handler/context", protocolVersion: era, clientInfo: { name: "core-test" }, aborted: false });
+    expect(JSON.parse(content!.text)).toMatchObject({ uri: "mem://handler/context", protocolVersion: era, clientInfo: { name: "mcpgen-test" }, aborted: false });
   });
 
   const TEMPLATE_READS: [string, string, unknown][] = [
@@ -290,9 +291,8 @@ describe("prompts that ask the client", () => {
     h.version = "2025-11-25";
     await h.raw({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "x", version: "1" } } }, "initialize");
     const reply = h.conn.handle({ jsonrpc: "2.0", id: 1, method: "prompts/get", params: { name: "ask" } }) as Promise<string>;
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await until(() => h.notifications.some((n) => n.method === "elicitation/create"), { what: "elicitation/create" });
     const ask = h.notifications.find((n) => n.method === "elicitation/create") as Message;
-    expect(ask).toBeDefined();
     await h.conn.handle({ jsonrpc: "2.0", id: ask.id, result: { action: "accept", content: { topic: "tea" } } });
     const response = JSON.parse((await reply) as string) as Message;
     assertServerMessage(response, "2025-11-25", { method: "prompts/get" });

@@ -5,12 +5,8 @@
 import { spawnSync } from "node:child_process";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parseArgs } from "../../packages/runtime/src/index.js";
+import { ENVELOPE } from "../helpers/wait.js";
 import { assertRuntimeBuilt, EXAMPLE_SERVER, FIXTURE_SERVER, RawServer } from "./helpers/e2e.js";
-
-const ENVELOPE = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientCapabilities": {},
-};
 
 const running: RawServer[] = [];
 function start(args: string[] = []): RawServer {
@@ -119,7 +115,9 @@ describe("process lifecycle", () => {
   it("exits 0 within the grace when stdin ends while a handler ignores cancellation", async () => {
     const server = start();
     server.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "stubborn", arguments: { ms: 60_000 }, _meta: ENVELOPE } });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Lines are dispatched in order: once the echo is answered, the stubborn call is in flight.
+    server.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { text: "after" }, _meta: ENVELOPE } });
+    expect(await server.next("2026-07-28", "tools/call")).toMatchObject({ id: 2 });
     const started = Date.now();
     server.child.stdin.end();
     expect(await server.exited).toEqual({ code: 0, signal: null });

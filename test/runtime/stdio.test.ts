@@ -6,8 +6,8 @@ import { once } from "node:events";
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { createServer, serveStdio, type StdioOptions, type StdioSession } from "../../packages/runtime/src/index.js";
-import { registry } from "./fixtures/registry.mjs";
-import { delay, ENVELOPE } from "./helpers/core.js";
+import { registry } from "./helpers/fixtures.js";
+import { ENVELOPE, nextTurn, until } from "../helpers/wait.js";
 import { assertServerMessage, type SpecVersion } from "./helpers/spec.js";
 
 type Message = Record<string, unknown>;
@@ -46,11 +46,7 @@ class Pipe {
 
   /** Waits for `count` lines in total and checks them all against `version`. */
   async take(count: number, version: SpecVersion = "2026-07-28", timeoutMs = 3000): Promise<Message[]> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.lines.length < count) {
-      if (Date.now() > deadline) throw new Error(`got ${this.lines.length} of ${count} lines: ${JSON.stringify(this.lines)}`);
-      await delay(2);
-    }
+    await until(() => this.lines.length >= count, { timeoutMs, what: `${count} lines (got ${this.lines.length}: ${JSON.stringify(this.lines).slice(0, 2000)})` });
     const taken = this.lines.splice(0, count);
     for (const line of taken) assertServerMessage(line, version);
     return taken;
@@ -96,7 +92,7 @@ describe("stdio framing", () => {
     // split inside a multi-byte character too
     const cut = bytes.indexOf(Buffer.from("ü")) + 1;
     p.input.write(bytes.subarray(0, cut));
-    await delay(5);
+    await nextTurn();
     p.input.write(bytes.subarray(cut, cut + 7));
     p.input.write(bytes.subarray(cut + 7));
     const lines = await p.take(2);
@@ -106,7 +102,7 @@ describe("stdio framing", () => {
   it("answers an over-long line with -32600 and keeps serving", async () => {
     const p = pipe({ maxLineLength: 1000 });
     p.write(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"${"x".repeat(3000)}`);
-    await delay(5);
+    await nextTurn();
     p.write(`"}}}\n`);
     p.send(call(2, "echo", { text: "ok" }));
     const [tooLong, answer] = await p.take(2);
@@ -145,7 +141,7 @@ describe("stdio backpressure", () => {
         written = id;
       }
     })();
-    await delay(200);
+    await until(() => p.input.isPaused(), { timeoutMs: 5000, what: "the server to stop reading" });
     // Nobody reads the output: the server holds the client back instead of buffering 1.2 MB of answers.
     expect(p.input.isPaused()).toBe(true);
     expect(written).toBeLessThan(100);
@@ -179,7 +175,9 @@ describe("stdio shutdown", () => {
   it("at end of input cancels what does not finish within the grace", async () => {
     const p = pipe({ graceMs: 100 });
     p.send(call(1, "stubborn", { ms: 5_000 }));
-    await delay(10);
+    // Lines are dispatched in order: once the echo is answered, the stubborn call is in flight.
+    p.send(call(2, "echo", { text: "after" }));
+    expect(await p.take(1)).toMatchObject([{ id: 2 }]);
     const started = Date.now();
     p.input.end();
     await p.session.closed;
@@ -191,11 +189,11 @@ describe("stdio shutdown", () => {
     const p = pipe({ graceMs: 100 });
     p.send(call(1, "slow", { steps: 1000, delayMs: 5 }));
     p.send(call(2, "stubborn", { ms: 5_000 }));
-    await delay(20);
+    p.send(call(3, "echo", { text: "after" }));
+    expect(await p.take(1)).toMatchObject([{ id: 3 }]);
     const started = Date.now();
     await p.session.close();
     expect(Date.now() - started).toBeLessThan(1_000);
-    await delay(20);
     expect(p.received).toBe(0);
   });
 });

@@ -1,10 +1,17 @@
 /**
- * Peer: a bare `node:http` JSON echo: parses the JSON-RPC body and answers a canned `tools/call` result with
- * its id. The physical limit of this machine, this HTTP stack and this load generator.
+ * Peer: the limit. A bare `node:http` echo: parses the JSON-RPC body and answers a canned `tools/call` result
+ * with its id, no MCP machinery and no validation. The physical limit of this machine, this HTTP stack and
+ * this load generator.
+ *   node echo.mjs [--mode json|sse]
+ * json  `content-type: application/json` with a Content-Length, as mcpgen answers in JSON mode
+ * sse   the answer as one Server-Sent Event on a chunked `text/event-stream` response, with the headers and
+ *       the `event: message\ndata: …\n\n` framing mcpgen's SSE responses have: the bare way to do what mcpgen does
  */
 import { createServer } from "node:http";
-import { ready } from "./common.mjs";
+import { flag, ready } from "./common.mjs";
 
+const sse = (flag("--mode") ?? "json") === "sse";
+const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" };
 const RESULT = JSON.stringify({ content: [{ type: "text", text: '{"sum":5}' }], structuredContent: { sum: 5 } });
 const http = createServer((req, res) => {
   const chunks = [];
@@ -17,8 +24,14 @@ const http = createServer((req, res) => {
       // not JSON: answer anyway
     }
     const body = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${RESULT}}`;
-    res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body), "mcp-session-id": "echo" });
-    res.end(body);
+    if (sse) {
+      res.writeHead(200, SSE_HEADERS);
+      res.write(`event: message\ndata: ${body}\n\n`);
+      res.end();
+    } else {
+      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+      res.end(body);
+    }
   });
 });
 http.listen(0, "127.0.0.1", () => ready(`http://127.0.0.1:${http.address().port}/mcp`));

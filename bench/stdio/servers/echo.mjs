@@ -3,14 +3,24 @@
  * answers `initialize` and `tools/list` with payloads serialized once at start-up, answers `tools/call add`
  * with the same result shape mcpgen and the SDKs send (the sum as `structuredContent` plus a JSON text block,
  * no validation), and writes the answers to one input chunk in one write.
- *   node echo.mjs [--tools tools.json]   (tools.json: `{ server, tools }`, the 100-tool list to answer with)
+ *
+ * A request whose `_meta` names the 2026-07-28 protocol is answered the 2026 way, as mcpgen answers it (no
+ * handshake needed; `"resultType":"complete"` first and the server info in the result's `_meta`), without
+ * checking the rest of the envelope. Other tools are answered from `--canned` (the bytes mcpgen's own answer
+ * had, recorded by the benchmark), so that the echo writes exactly what mcpgen writes.
+ *   node echo.mjs [--tools tools.json] [--canned canned.json]
+ *     tools.json    `{ server, tools }`, the 100-tool list to answer with
+ *     canned.json   `{ <tool name>: <serialized result> }`
  */
 import { readFileSync } from "node:fs";
 
-const at = process.argv.indexOf("--tools");
-const { server, tools } = at === -1 ? { server: { name: "bench-echo", version: "1.0.0" }, tools: [] } : JSON.parse(readFileSync(process.argv[at + 1], "utf8"));
+const option = (name) => (process.argv.includes(name) ? readFileSync(process.argv[process.argv.indexOf(name) + 1], "utf8") : undefined);
+const { server, tools } = JSON.parse(option("--tools") ?? '{"server":{"name":"bench-echo","version":"1.0.0"},"tools":[]}');
+const CANNED = JSON.parse(option("--canned") ?? "{}");
 const INITIALIZE = `,"result":${JSON.stringify({ protocolVersion: "2025-11-25", capabilities: { tools: { listChanged: true } }, serverInfo: server })}}`;
 const LIST = `,"result":${JSON.stringify({ tools })}}`;
+const MODERN = "2026-07-28";
+const SERVER_META = `"_meta":${JSON.stringify({ "io.modelcontextprotocol/serverInfo": server })}`;
 
 let partial = "";
 process.stdin.setEncoding("utf8");
@@ -25,10 +35,15 @@ process.stdin.on("data", (chunk) => {
     const message = JSON.parse(line);
     if (message.id === undefined) continue; // notifications
     const head = `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)}`;
+    const modern = message.params?._meta?.["io.modelcontextprotocol/protocolVersion"] === MODERN;
     if (message.method === "tools/call") {
-      const { a, b } = message.params.arguments;
-      const output = JSON.stringify({ sum: a + b });
-      out += `${head},"result":{"content":[{"type":"text","text":${JSON.stringify(output)}}],"structuredContent":${output}}}\n`;
+      let members;
+      if (message.params.name === "add") {
+        const { a, b } = message.params.arguments;
+        const output = JSON.stringify({ sum: a + b });
+        members = `"content":[{"type":"text","text":${JSON.stringify(output)}}],"structuredContent":${output}`;
+      } else members = CANNED[message.params.name]?.slice(1, -1) ?? `"content":[],"isError":true`;
+      out += modern ? `${head},"result":{"resultType":"complete",${members},${SERVER_META}}}\n` : `${head},"result":{${members}}}\n`;
     } else if (message.method === "tools/list") out += head + LIST + "\n";
     else if (message.method === "initialize") out += head + INITIALIZE + "\n";
     else out += `${head},"error":{"code":-32601,"message":"Method not found"}}\n`;

@@ -2,16 +2,42 @@
  * The `tools/call` pipeline — validate input → handler → shape → validate output → serialize. The handler
  * context, cancellation and input rounds come from `Invocation`.
  */
-import type { CallToolResult, ContentBlock } from "./handler.js";
-import { ClientRequestError, ToolError } from "./handler.js";
+import type { RequestContext } from "./context.js";
+import type { CallToolResult, ContentBlock, ToolHandler } from "./handler.js";
 import type { StateBinding } from "./input.js";
-import { Invocation, isNamedError } from "./invocation.js";
-import { isObject, type RequestId } from "./protocol.js";
-import type { Validate } from "./registry.js";
-import type { Connection, LoadedTool, Sink, ToolSlot } from "./server.js";
+import { Invocation, isClientError } from "./invocation.js";
+import { Lazy } from "./lazy.js";
+import { isObject } from "./protocol.js";
+import type { ToolEntry, Validate } from "./registry.js";
 import { resultResponse } from "./errors.js";
 import { isStructured } from "./structured.js";
 import { describeValidationErrors } from "./validation.js";
+
+/** A tool's validators and handler, loaded on first call. */
+export interface LoadedTool {
+  readonly input: Validate;
+  readonly output: Validate | undefined;
+  readonly handler: ToolHandler<unknown, unknown>;
+}
+
+/** The runtime's per-tool state. */
+export interface ToolSlot {
+  readonly entry: ToolEntry;
+  /** The tool declares an `outputSchema`: its handler returns a structured value. */
+  readonly structured: boolean;
+  /** Validators and handler, loaded once (a failed load is retried by the next call). */
+  readonly tool: Lazy<LoadedTool>;
+}
+
+export function toolSlot(entry: ToolEntry): ToolSlot {
+  const tool = new Lazy(() =>
+    Promise.all([entry.validators(), entry.handler()]).then(([validators, module]): LoadedTool => {
+      if (typeof module.default !== "function") throw new TypeError(`the handler module of tool "${entry.name}" has no default-exported function`);
+      return { input: validators.input, output: validators.output, handler: module.default };
+    }),
+  );
+  return { entry, structured: entry.wire.outputSchema !== undefined, tool };
+}
 
 export class ToolCall extends Invocation {
   // `declare`d and assigned in the constructor, like Invocation's fields (the hot path; see there).
@@ -19,26 +45,16 @@ export class ToolCall extends Invocation {
   private declare readonly args: Record<string, unknown>;
   private declare tool: LoadedTool | undefined;
 
-  constructor(
-    conn: Connection,
-    slot: ToolSlot,
-    requestId: RequestId,
-    args: Record<string, unknown>,
-    meta: Readonly<Record<string, unknown>> | undefined,
-    protocolVersion: string,
-    modern: boolean,
-    sink: Sink,
-    params?: Readonly<Record<string, unknown>>,
-  ) {
-    super(conn, requestId, meta, protocolVersion, modern, sink, params);
+  constructor(ctx: RequestContext, slot: ToolSlot, args: Record<string, unknown>) {
+    super(ctx);
     this.slot = slot;
     this.args = args;
     this.tool = undefined;
   }
 
   protected prepare(): string | undefined | Promise<string | undefined> {
-    const tool = this.slot.loaded;
-    if (tool === undefined) return this.conn.server.load(this.slot).then((loaded) => this.validate(loaded));
+    const tool = this.slot.tool.value;
+    if (tool === undefined) return this.slot.tool.get().then((loaded) => this.validate(loaded));
     return this.validate(tool);
   }
 
@@ -57,7 +73,7 @@ export class ToolCall extends Invocation {
 
   /** ToolError messages go to the client as they are; anything else is reported here and summarized there. */
   protected fail(error: unknown): string {
-    if (isNamedError(error, "ToolError") || error instanceof ToolError || error instanceof ClientRequestError) return this.finish(errorResult(error.message));
+    if (isClientError(error)) return this.finish(errorResult(error.message));
     this.report(error, "tool", this.slot.entry.name);
     const kind = error instanceof Error ? error.name : typeof error;
     const message = `Tool "${this.slot.entry.name}" failed with an internal error (${kind}); the details were logged on the server.`;
@@ -72,7 +88,7 @@ export class ToolCall extends Invocation {
 
   /**
    * The handler contract: structured value (or `structured(value, content)`) for tools with `outputSchema`,
-   * else text / blocks / full result. A structured result comes back serialized (its members, as `finish`
+   * else text / blocks / full result, or `structured(object, content)` sent unchecked. A structured result comes back serialized (its members, as `finish`
    * takes them): the value is stringified once and that text used twice, instead of building a result
    * object and stringifying it all.
    */
@@ -86,6 +102,13 @@ export class ToolCall extends Invocation {
       // Byte for byte JSON.stringify({ content, structuredContent: value }), content by default the value's JSON.
       const content = own ? JSON.stringify(result.content) : `[{"type":"text","text":${JSON.stringify(text)}}]`;
       return `"content":${content},"structuredContent":${text}`;
+    }
+    if (isStructured(result)) {
+      // No outputSchema, so nothing to check the value against: sent as it is, when it is what
+      // structuredContent may be (a JSON object).
+      const value = result.structuredContent;
+      if (!isObject(value)) throw new TypeError(`the handler returned structured() with ${describe(value)}; structuredContent must be a JSON object`);
+      return `"content":${JSON.stringify(result.content)},"structuredContent":${JSON.stringify(value)}`;
     }
     if (typeof result === "string") return { content: [{ type: "text", text: result }] };
     if (Array.isArray(result)) return { content: result as ContentBlock[] };
@@ -105,7 +128,7 @@ export class ToolCall extends Invocation {
   /** `result` is a result object, or the serialized members of one without `_meta` (from `shape`). */
   private finish(result: CallToolResult | string): string {
     if (typeof result === "string") return this.result(result);
-    return resultResponse(this.requestId, this.modern ? this.conn.server.modernResult(result) : JSON.stringify(result));
+    return resultResponse(this.requestId, this.modern ? this.conn.services.results.modern(result) : JSON.stringify(result));
   }
 }
 

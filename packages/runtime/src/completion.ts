@@ -6,14 +6,14 @@
  * does not give them.
  */
 import type { CompletionResult } from "./handler.js";
-import { ClientRequestError, ToolError } from "./handler.js";
 import type { StateBinding } from "./input.js";
-import { Invocation, isNamedError } from "./invocation.js";
+import { Invocation, isClientError } from "./invocation.js";
 import type { Lazy } from "./lazy.js";
-import { clip, describeValue, isObject, MAX_NAME_LENGTH, MAX_URI_LENGTH, type RequestId } from "./protocol.js";
-import type { Primitives } from "./primitives.js";
+import { clip, describeValue, isObject, MAX_NAME_LENGTH, MAX_URI_LENGTH } from "./protocol.js";
+import type { PromptSlot } from "./prompts.js";
 import type { AnyHandlerModule, Completions } from "./registry.js";
-import type { Connection, Sink } from "./server.js";
+import type { ResourceRouter } from "./resources.js";
+import type { RequestContext } from "./context.js";
 
 /** The most values one answer carries (the spec's limit). */
 export const MAX_COMPLETION_VALUES = 100;
@@ -30,7 +30,13 @@ export interface CompletionRequest {
 }
 
 /** Reads `completion/complete` params against the registry; a string says what is wrong with them. */
-export function completionRequest(registry: Primitives, params: Record<string, unknown> | undefined): CompletionRequest | string {
+/** Where completion references are looked up. */
+export interface CompletionTargets {
+  readonly prompts: ReadonlyMap<string, PromptSlot>;
+  readonly resources: Pick<ResourceRouter, "template">;
+}
+
+export function completionRequest(registry: CompletionTargets, params: Record<string, unknown> | undefined): CompletionRequest | string {
   const ref = params?.ref;
   const argument = params?.argument;
   if (!isObject(ref)) return 'completion/complete needs a "ref" object';
@@ -72,15 +78,10 @@ export class Completion extends Invocation {
   private complete: ((...args: unknown[]) => unknown) | undefined;
 
   constructor(
-    conn: Connection,
+    ctx: RequestContext,
     private readonly request: CompletionRequest,
-    requestId: RequestId,
-    meta: Readonly<Record<string, unknown>> | undefined,
-    protocolVersion: string,
-    modern: boolean,
-    sink: Sink,
   ) {
-    super(conn, requestId, meta, protocolVersion, modern, sink);
+    super(ctx);
   }
 
   protected override get asksAllowed(): boolean {
@@ -120,7 +121,7 @@ export class Completion extends Invocation {
 
   /** ToolError messages go to the client as invalid params; anything else is an internal error, reported here. */
   protected fail(error: unknown): string {
-    if (isNamedError(error, "ToolError") || error instanceof ToolError || error instanceof ClientRequestError) {
+    if (isClientError(error)) {
       return this.error("invalidParams", error.message);
     }
     this.report(error, "completion", `${this.request.name}.${this.request.argument}`);

@@ -61,24 +61,18 @@ export const ERROR_TABLE: Readonly<Record<ErrorKind, ErrorSpec>> = {
   serviceUnavailable: { code: -32000, message: "Service Unavailable", httpStatus: 503 },
 };
 
-/** Receives the kind of every error response built while `reportingErrors` runs. */
-let reporter: ((kind: ErrorKind) => void) | undefined;
+/** Told the kind of an error response (a transport's `Sink`: HTTP takes its status from the table). */
+export interface FailureListener {
+  failed?(kind: ErrorKind): void;
+}
 
 /**
- * Runs `run` (synchronous code) with the kind of every error response it builds reported to `report`: how
- * the core tells a transport the typed outcome of a request (HTTP takes its status from this table) without
- * the transport reading it back out of the serialized response. Code that builds an error later, after an
- * `await`, reports it itself (`Sink.failed`).
+ * An error response to a request that came through `to`, which is told its kind: how the core hands a
+ * transport the typed outcome of a request without the transport reading it back out of the JSON.
  */
-export function reportingErrors<T>(report: ((kind: ErrorKind) => void) | undefined, run: () => T): T {
-  if (!report) return run();
-  const outer = reporter;
-  reporter = report;
-  try {
-    return run();
-  } finally {
-    reporter = outer;
-  }
+export function refuse(to: FailureListener | undefined, id: RequestId | undefined, kind: ErrorKind, message?: string, data?: unknown): string {
+  to?.failed?.(kind);
+  return errorResponse(id, kind, message, data);
 }
 
 /**
@@ -86,7 +80,6 @@ export function reportingErrors<T>(report: ((kind: ErrorKind) => void) | undefin
  * 2025-11-25 and later schemas make it optional; `null` is not a valid MCP request id).
  */
 export function errorResponse(id: RequestId | undefined, kind: ErrorKind, message?: string, data?: unknown): string {
-  reporter?.(kind);
   const spec = ERROR_TABLE[kind];
   const error: { code: number; message: string; data?: unknown } = { code: spec.code, message: message ?? spec.message };
   if (data !== undefined) error.data = data;

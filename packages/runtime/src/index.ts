@@ -5,23 +5,15 @@
 export * from "./handler.js";
 export * from "./registry.js";
 export { main, parseArgs, usage, type CliOptions, type ParsedArgs } from "./main.js";
-export {
-  createServer,
-  resolveServerOptions,
-  Server,
-  Connection,
-  type ConnectOptions,
-  type ErrorContext,
-  type LegacySession,
-  type Reply,
-  type ResolvedServerOptions,
-  type ServerOptions,
-  type Sink,
-} from "./server.js";
+export { createServer, Server } from "./server.js";
+export type { Connection, ConnectOptions } from "./connection.js";
+export type { LegacySession, Reply, Sink } from "./context.js";
+export { resolveServerOptions, type ErrorContext, type ResolvedServerOptions, type ServerOptions } from "./options.js";
 export { serveStdio, type StdioOptions, type StdioSession } from "./stdio.js";
 export { MemoryTaskStore, type MemoryTaskStoreOptions } from "./tasks/memory.js";
 export { isTerminal, TERMINAL_STATUSES, type TaskError, type TaskPage, type TaskPatch, type TaskRecord, type TaskStatus, type TaskStore } from "./tasks/store.js";
-export { TASKS_EXTENSION, type ResolvedTaskOptions, type TaskOptions } from "./tasks/tasks.js";
+export { type ResolvedTaskOptions, type TaskOptions } from "./tasks/options.js";
+export { TASKS_EXTENSION } from "./tasks/tasks.js";
 export { audio, embedded, image, resourceLink, text, toBase64, type AnnotationsInput } from "./content.js";
 export { structured } from "./structured.js";
 export type { SubscriptionFilter, SubscriptionStats } from "./subscriptions.js";
@@ -33,5 +25,5 @@ export {
   MODERN_PROTOCOL_VERSIONS,
   SUPPORTED_PROTOCOL_VERSIONS,
   type Era,
-  type RequestId,
-} from "./protocol.js";
+} from "./era.js";
+export type { RequestId } from "./protocol.js";

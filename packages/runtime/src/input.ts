@@ -108,10 +108,11 @@ export class RequestStateCodec {
   constructor(
     private readonly secret: string | Uint8Array | undefined,
     private readonly ttlMs: number,
+    private readonly clock: () => number = Date.now,
   ) {}
 
   async seal(input: SealedInput, binding: StateBinding): Promise<string> {
-    const payload = base64url(new TextEncoder().encode(JSON.stringify({ v: 1, x: Date.now() + this.ttlMs, a: input.answers, p: input.pending })));
+    const payload = base64url(new TextEncoder().encode(JSON.stringify({ v: 1, x: this.clock() + this.ttlMs, a: input.answers, p: input.pending })));
     const signature = await crypto.subtle.sign("HMAC", await this.hmacKey(), new TextEncoder().encode(signed(payload, binding)));
     return `${payload}.${base64url(new Uint8Array(signature))}`;
   }
@@ -132,7 +133,7 @@ export class RequestStateCodec {
       value = undefined;
     }
     if (!isObject(value) || value.v !== 1 || typeof value.x !== "number" || !isObject(value.a) || !Array.isArray(value.p)) return "requestState is malformed";
-    if (value.x < Date.now()) return "requestState expired; call the tool again";
+    if (value.x < this.clock()) return "requestState expired; call the tool again";
     return { answers: value.a, pending: value.p.filter((key): key is string => typeof key === "string") };
   }
 

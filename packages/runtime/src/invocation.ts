@@ -9,7 +9,7 @@
  * A subclass says what to prepare, how to call its handler and how to serialize the outcome. One object is
  * both the pipeline and the handler's `ctx`, so a request allocates little.
  */
-import { errorResponse, resultResponse, type ErrorKind } from "./errors.js";
+import { refuse, resultResponse, type ErrorKind } from "./errors.js";
 import type {
   AuthInfo,
   ElicitParams,
@@ -22,12 +22,11 @@ import type {
   SampleResult,
   ToolContext,
 } from "./handler.js";
-import { ClientRequestError } from "./handler.js";
+import { ClientRequestError, ToolError } from "./handler.js";
 import { INPUT_METHODS, isAnswer, type InputMethod, type SealedInput, type StateBinding } from "./input.js";
 import { idJson } from "./json.js";
 import { isObject, logLevelRank, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, type RequestId } from "./protocol.js";
-import type { Connection, Sink } from "./server.js";
-import type { TaskHooks } from "./tasks/run.js";
+import type { Cancellable, Channel, RequestContext, Sink, TaskHooks } from "./context.js";
 
 const RESOLVED: Promise<void> = Promise.resolve();
 /** What the race against cancellation resolves to when the client cancelled first. */
@@ -44,17 +43,10 @@ interface Round {
   readonly stops: ((reason: unknown) => void)[];
 }
 
-/** A request in progress that `notifications/cancelled` (or a closing connection) can stop. */
-export interface Cancellable {
-  readonly requestId: RequestId;
-  /** Stops the request; returns the handler's promise, if one runs, for a shutdown grace period. */
-  cancel(reason: unknown): PromiseLike<unknown> | undefined;
-}
-
 export abstract class Invocation implements ToolContext, Cancellable {
   // The fields are `declare`d and assigned in the constructor: initialized class fields (ES2022 [[Define]]) in
   // a class that is extended cost a measurable share of a fast `tools/call` (npm run bench: ~0.2 µs per call).
-  protected declare readonly conn: Connection;
+  protected declare readonly conn: Channel;
   declare readonly requestId: RequestId;
   declare readonly meta: Readonly<Record<string, unknown>> | undefined;
   declare readonly protocolVersion: string;
@@ -82,22 +74,17 @@ export abstract class Invocation implements ToolContext, Cancellable {
   /** Set when this call may run as a task (tasks/run.ts): asks for input may go through the task. */
   declare taskRun: TaskHooks | undefined;
 
-  constructor(
-    conn: Connection,
-    requestId: RequestId,
-    meta: Readonly<Record<string, unknown>> | undefined,
-    protocolVersion: string,
-    modern: boolean,
-    sink: Sink,
-    params?: Readonly<Record<string, unknown>>,
-  ) {
-    this.conn = conn;
-    this.requestId = requestId;
+  constructor(ctx: RequestContext) {
+    const modern = ctx.era === "modern";
+    const meta = ctx.meta;
+    this.conn = ctx.conn;
+    this.requestId = ctx.id;
     this.meta = meta;
-    this.protocolVersion = protocolVersion;
+    this.protocolVersion = ctx.version;
     this.modern = modern;
-    this.sink = sink;
-    this.params = params;
+    this.sink = ctx.sink;
+    // 2026 era, for requests that may ask for input: the params carry `inputResponses` / `requestState`.
+    this.params = modern && this.asksAllowed ? ctx.params : undefined;
     this.controller = undefined;
     this.cancelled = false;
     this.cancelReason = undefined;
@@ -188,11 +175,11 @@ export abstract class Invocation implements ToolContext, Cancellable {
   }
 
   resourceUpdated(uri: string): void {
-    this.conn.server.resourceUpdated(uri);
+    this.conn.services.resourceUpdated(uri);
   }
 
   listChanged(kind: ListKind): void {
-    this.conn.server.listChanged(kind);
+    this.conn.services.listChanged(kind);
   }
 
   // ── lifecycle ──
@@ -242,14 +229,13 @@ export abstract class Invocation implements ToolContext, Cancellable {
 
   /** The error response to this request (its kind told to the sink: it may be built after an `await`). */
   protected error(kind: ErrorKind, message: string, data?: unknown): string {
-    this.sink.failed?.(kind);
-    return errorResponse(this.requestId, kind, message, data);
+    return refuse(this.sink, this.requestId, kind, message, data);
   }
 
   /** Hands a failure the client only sees summarized to the server's `onError`. */
   protected report(error: unknown, kind: "tool" | "resource" | "prompt" | "completion", name: string): void {
     try {
-      this.conn.server.options.onError(error, { kind, tool: name, requestId: this.requestId });
+      this.conn.services.options.onError(error, { kind, tool: name, requestId: this.requestId });
     } catch {
       // A failing error reporter must not take the request down with it.
     }
@@ -257,7 +243,7 @@ export abstract class Invocation implements ToolContext, Cancellable {
 
   /** `{"resultType":"complete",<members>,<caching hints>,"_meta":{serverInfo}}` (2026) or `{<members>}` (2025). */
   protected result(members: string, cacheable?: string): string {
-    return resultResponse(this.requestId, this.modern ? this.conn.server.modernResultOf(cacheable === undefined ? members : `${members},${cacheable}`) : `{${members}}`);
+    return resultResponse(this.requestId, this.modern ? this.conn.services.results.modernOf(cacheable === undefined ? members : `${members},${cacheable}`) : `{${members}}`);
   }
 
   /** Asks the client for input: a request to the client (2025 era) or an `input_required` round (2026 era). */
@@ -292,7 +278,7 @@ export abstract class Invocation implements ToolContext, Cancellable {
     if (this.sink.streaming === false) {
       return Promise.reject(new ClientRequestError(`${method} cannot reach the client: this request is answered with a single JSON response`));
     }
-    const { id, result } = this.conn.server.outgoing.open(this, { connection: this.conn, ephemeral: this.conn.ephemeral, subject: this.auth?.subject });
+    const { id, result } = this.conn.services.outgoing.open(this, { connection: this.conn, ephemeral: this.conn.ephemeral, subject: this.auth?.subject });
     this.usedOutgoing = true;
     this.taskRun?.waiting(result);
     void this.notify(method, params, id);
@@ -318,7 +304,7 @@ export abstract class Invocation implements ToolContext, Cancellable {
     const state = params.requestState;
     if (state === undefined) return undefined;
     if (typeof state !== "string") return '"requestState" must be a string';
-    const opened = await this.conn.server.requestState.open(state, this.binding());
+    const opened = await this.conn.services.requestState.open(state, this.binding());
     if (typeof opened === "string") return opened;
     this.sealed = opened;
     return undefined;
@@ -332,9 +318,9 @@ export abstract class Invocation implements ToolContext, Cancellable {
     const inputRequests: Record<string, unknown> = {};
     for (const [key, request] of round.asked) inputRequests[key] = { method: request.method, params: request.params };
     const answers = { ...this.sealed?.answers, ...round.used };
-    const requestState = await this.conn.server.requestState.seal({ answers, pending: [...round.asked.keys()] }, this.binding());
+    const requestState = await this.conn.services.requestState.seal({ answers, pending: [...round.asked.keys()] }, this.binding());
     if (this.cancelled) return undefined;
-    return resultResponse(this.requestId, this.conn.server.inputRequiredResult(inputRequests, requestState));
+    return resultResponse(this.requestId, this.conn.services.results.inputRequired(inputRequests, requestState));
   }
 
   /** The request is over: unanswered asks fail, and (when cancelled) the client learns its requests are moot. */
@@ -346,7 +332,7 @@ export abstract class Invocation implements ToolContext, Cancellable {
       for (const stop of round.stops.splice(0)) stop(reason);
     }
     if (!this.usedOutgoing) return;
-    for (const id of this.conn.server.outgoing.abandon(this, reason)) {
+    for (const id of this.conn.services.outgoing.abandon(this, reason)) {
       if (cancelled) void this.notify("notifications/cancelled", { requestId: id, reason: "The request that asked was cancelled" });
     }
   }
@@ -392,7 +378,11 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (typeof value === "object" || typeof value === "function") && value !== null && typeof (value as PromiseLike<unknown>).then === "function";
 }
 
-/** Recognizes errors thrown through another copy of this package (a handler importing a different build). */
-export function isNamedError(error: unknown, name: string): error is Error {
-  return error instanceof Error && error.name === name;
+/**
+ * Whether a handler's error is meant for the client (its message is shown as it is): a `ToolError` (also one
+ * thrown through another copy of this package, a handler importing a different build) or a failed request
+ * to the client. Anything else is reported on the server and summarized to the client.
+ */
+export function isClientError(error: unknown): error is Error {
+  return (error instanceof Error && error.name === "ToolError") || error instanceof ToolError || error instanceof ClientRequestError;
 }

@@ -7,7 +7,7 @@
  * wrong page.
  */
 import { toBase64 } from "./content.js";
-import type { Era } from "./protocol.js";
+import type { Era } from "./era.js";
 
 /** One listed entry: its registry name (unique within its list) and its wire metadata. */
 export interface Listed {

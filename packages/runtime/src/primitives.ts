@@ -6,22 +6,10 @@
 import { Completion, completionRequest } from "./completion.js";
 import type { Invocation } from "./invocation.js";
 import { PromptGet, promptSlot, type PromptSlot } from "./prompts.js";
-import { clip, type RequestId } from "./protocol.js";
+import { clip } from "./protocol.js";
 import type { Registry } from "./registry.js";
 import { ResourceRead, ResourceRouter } from "./resources.js";
-import type { Connection, Sink } from "./server.js";
-
-/** What every handler-backed request carries besides its own params. */
-export interface RequestFrame {
-  readonly conn: Connection;
-  readonly id: RequestId;
-  readonly meta: Record<string, unknown> | undefined;
-  readonly version: string;
-  readonly modern: boolean;
-  readonly sink: Sink;
-  /** 2026 era: the request's params (multi round-trip input). */
-  readonly params: Record<string, unknown> | undefined;
-}
+import type { RequestContext } from "./context.js";
 
 export class Primitives {
   /** Static resources and resource templates. */
@@ -34,24 +22,21 @@ export class Primitives {
   }
 
   /** A `resources/read` of `uri`. */
-  read(frame: RequestFrame, uri: string): Invocation {
-    const { conn, id, meta, version, modern, sink, params } = frame;
-    return new ResourceRead(conn, this.resources, uri, id, meta, version, modern, sink, modern ? params : undefined);
+  read(ctx: RequestContext, uri: string): Invocation {
+    return new ResourceRead(ctx, this.resources, uri);
   }
 
   /** A `prompts/get`, or what is wrong with it. */
-  get(frame: RequestFrame, name: string, args: Record<string, unknown>): Invocation | string {
+  get(ctx: RequestContext, name: string, args: Record<string, unknown>): Invocation | string {
     const slot = this.prompts.get(name);
     if (!slot) return `Unknown prompt: ${clip(name)}`;
-    const { conn, id, meta, version, modern, sink, params } = frame;
-    return new PromptGet(conn, slot, { ...args }, id, meta, version, modern, sink, modern ? params : undefined);
+    return new PromptGet(ctx, slot, { ...args });
   }
 
   /** A `completion/complete`, or what is wrong with it. */
-  complete(frame: RequestFrame): Invocation | string {
-    const request = completionRequest(this, frame.params);
+  complete(ctx: RequestContext): Invocation | string {
+    const request = completionRequest(this, ctx.params);
     if (typeof request === "string") return `Invalid params: ${request}`;
-    const { conn, id, meta, version, modern, sink } = frame;
-    return new Completion(conn, request, id, meta, version, modern, sink);
+    return new Completion(ctx, request);
   }
 }

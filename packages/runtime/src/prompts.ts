@@ -5,13 +5,12 @@
  */
 import { resultResponse } from "./errors.js";
 import type { GetPromptResult } from "./handler.js";
-import { ClientRequestError, ToolError } from "./handler.js";
 import type { StateBinding } from "./input.js";
-import { Invocation, isNamedError } from "./invocation.js";
+import { Invocation, isClientError } from "./invocation.js";
 import { Lazy } from "./lazy.js";
-import { isObject, type RequestId } from "./protocol.js";
+import { isObject } from "./protocol.js";
 import type { AnyHandlerModule, PromptEntry, Validate } from "./registry.js";
-import type { Connection, Sink } from "./server.js";
+import type { RequestContext } from "./context.js";
 import { describeValidationErrors } from "./validation.js";
 
 /** The runtime's per-prompt state. */
@@ -39,18 +38,12 @@ export class PromptGet extends Invocation {
   private handler: AnyHandlerModule["default"] | undefined;
 
   constructor(
-    conn: Connection,
+    ctx: RequestContext,
     private readonly slot: PromptSlot,
     /** A copy of the request's arguments: the validator converts values in place. */
     private readonly args: Record<string, unknown>,
-    requestId: RequestId,
-    meta: Readonly<Record<string, unknown>> | undefined,
-    protocolVersion: string,
-    modern: boolean,
-    sink: Sink,
-    params?: Readonly<Record<string, unknown>>,
   ) {
-    super(conn, requestId, meta, protocolVersion, modern, sink, params);
+    super(ctx);
   }
 
   protected prepare(): Promise<string | undefined> {
@@ -70,13 +63,13 @@ export class PromptGet extends Invocation {
 
   protected succeed(outcome: unknown): string {
     const result = promptResult(outcome);
-    if (this.modern) return this.conn.server.modernResponse(this.requestId, result);
+    if (this.modern) return this.conn.services.results.modernResponse(this.requestId, result);
     return resultResponse(this.requestId, JSON.stringify(result));
   }
 
   /** ToolError messages go to the client as invalid params; anything else is an internal error, reported here. */
   protected fail(error: unknown): string {
-    if (isNamedError(error, "ToolError") || error instanceof ToolError || error instanceof ClientRequestError) {
+    if (isClientError(error)) {
       return this.error("invalidParams", error.message);
     }
     this.report(error, "prompt", this.slot.entry.name);

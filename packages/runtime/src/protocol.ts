@@ -1,6 +1,6 @@
 /**
- * Protocol constants shared by the core and the transports: versions, eras, reserved `_meta` keys and
- * log-level ranks. Nothing here does any work.
+ * Protocol constants shared by the core and the transports: reserved `_meta` keys, log-level ranks and
+ * limits (versions and eras: era.ts). Nothing here does any work.
  */
 import type { LogLevel } from "./handler.js";
 
@@ -9,18 +9,6 @@ import type { LogLevel } from "./handler.js";
  * it is answered with the digits it was sent with (see json.ts).
  */
 export type RequestId = string | number | bigint;
-
-/** The two protocol eras: `legacy` has the `initialize` handshake, `modern` is stateless. */
-export type Era = "legacy" | "modern";
-
-/** Stateless revisions: version, client info and capabilities travel in every request's `_meta`. */
-export const MODERN_PROTOCOL_VERSIONS: readonly string[] = ["2026-07-28"];
-/** Handshake revisions, newest first. */
-export const LEGACY_PROTOCOL_VERSIONS: readonly string[] = ["2025-11-25", "2025-06-18", "2025-03-26"];
-/** Everything this runtime speaks, newest first (what `server/discover` and -32022 errors list). */
-export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [...MODERN_PROTOCOL_VERSIONS, ...LEGACY_PROTOCOL_VERSIONS];
-/** The answer to an `initialize` asking for a version we do not speak. */
-export const LATEST_LEGACY_PROTOCOL_VERSION = "2025-11-25";
 
 /** Reserved `_meta` keys of the 2026-07-28 revision. */
 export const META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
@@ -63,6 +51,11 @@ export function isObject(value: unknown): value is Record<string, unknown> {
  * resource templates (linear) stays in milliseconds.
  */
 export const MAX_URI_LENGTH = 8192;
+/** Upper-cases the hex digits of percent-escapes (`%2f` and `%2F` are the same octet). */
+export function normalizeEscapes(uri: string): string {
+  return uri.includes("%") ? uri.replace(/%[0-9a-fA-F]{2}/g, (escape) => escape.toUpperCase()) : uri;
+}
+
 /** The longest name the core accepts from a client (tools, prompts, arguments, template variables). */
 export const MAX_NAME_LENGTH = 1024;
 /** How much of a client's string an error message quotes. */

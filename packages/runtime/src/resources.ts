@@ -6,17 +6,16 @@
  *
  * Matching lives in `uri-match.ts`, loaded on the first read that needs a template (a server without
  * templates never loads the regular-expression engine for it). It takes time linear in the URI; URIs longer
- * than `MAX_URI_LENGTH` are refused before they get here (server.ts), and never matched.
+ * than `MAX_URI_LENGTH` are refused before they get here (methods.ts), and never matched.
  */
 import { toBase64 } from "./content.js";
 import type { ReadResourceResult, ResourceContents } from "./handler.js";
-import { ClientRequestError, ToolError } from "./handler.js";
 import type { StateBinding } from "./input.js";
-import { Invocation, isNamedError } from "./invocation.js";
+import { Invocation, isClientError } from "./invocation.js";
 import { Lazy } from "./lazy.js";
-import { isObject, MAX_URI_LENGTH, type RequestId } from "./protocol.js";
+import { isObject, MAX_URI_LENGTH, normalizeEscapes } from "./protocol.js";
 import type { AnyHandlerModule, Registry, ResourceEntry, ResourceTemplateEntry, Validate } from "./registry.js";
-import type { Connection, Sink } from "./server.js";
+import type { RequestContext } from "./context.js";
 import type { TemplateMatcher } from "./uri-match.js";
 import { describeValidationErrors } from "./validation.js";
 
@@ -27,7 +26,7 @@ interface StaticSlot {
   readonly module: Lazy<AnyHandlerModule> | undefined;
 }
 
-interface TemplateSlot {
+export interface TemplateSlot {
   readonly entry: ResourceTemplateEntry;
   readonly validators: Lazy<{ variables: Validate }>;
   readonly module: Lazy<AnyHandlerModule>;
@@ -85,11 +84,6 @@ export class ResourceRouter {
   }
 }
 
-/** Upper-cases the hex digits of percent-escapes (`%2f` and `%2F` are the same octet). */
-export function normalizeEscapes(uri: string): string {
-  return uri.includes("%") ? uri.replace(/%[0-9a-fA-F]{2}/g, (escape) => escape.toUpperCase()) : uri;
-}
-
 function checked(module: AnyHandlerModule, what: string): AnyHandlerModule {
   if (typeof module.default !== "function") throw new TypeError(`the handler module of ${what} has no default-exported function`);
   return module;
@@ -101,17 +95,11 @@ export class ResourceRead extends Invocation {
   private handler: AnyHandlerModule["default"] | undefined;
 
   constructor(
-    conn: Connection,
+    ctx: RequestContext,
     private readonly router: ResourceRouter,
     readonly uri: string,
-    requestId: RequestId,
-    meta: Readonly<Record<string, unknown>> | undefined,
-    protocolVersion: string,
-    modern: boolean,
-    sink: Sink,
-    params?: Readonly<Record<string, unknown>>,
   ) {
-    super(conn, requestId, meta, protocolVersion, modern, sink, params);
+    super(ctx);
   }
 
   protected prepare(): string | undefined | Promise<string | undefined> {
@@ -124,7 +112,7 @@ export class ResourceRead extends Invocation {
     if (!route) return this.notFound(`Resource not found: ${this.uri}`);
     if (route.kind === "static") {
       const { inline, module } = route.slot;
-      if (inline !== undefined) return this.result(inline, this.conn.server.cacheHints);
+      if (inline !== undefined) return this.result(inline, this.conn.services.results.cacheHints);
       if (!module) throw new TypeError(`resource "${route.slot.entry.name}" has neither inline contents nor a handler`);
       return module.get().then((loaded) => void (this.handler = loaded.default));
     }
@@ -156,12 +144,12 @@ export class ResourceRead extends Invocation {
     const cacheScope = result.cacheScope === "public" ? "public" : "private";
     const hints = `"ttlMs":${ttlMs},"cacheScope":"${cacheScope}"`;
     if (result._meta === undefined) return this.result(members, hints);
-    return this.conn.server.modernResponse(this.requestId, { contents: result.contents, ttlMs, cacheScope, _meta: result._meta });
+    return this.conn.services.results.modernResponse(this.requestId, { contents: result.contents, ttlMs, cacheScope, _meta: result._meta });
   }
 
   /** A `ToolError` (or a client that could not answer) means the resource cannot be read: not found, with its message. */
   protected fail(error: unknown): string {
-    if (isNamedError(error, "ToolError") || error instanceof ToolError || error instanceof ClientRequestError) return this.notFound(error.message);
+    if (isClientError(error)) return this.notFound(error.message);
     const name = this.route?.slot.entry.name ?? this.uri;
     this.report(error, "resource", name);
     const kind = error instanceof Error ? error.name : typeof error;

@@ -8,7 +8,8 @@
 import type { Readable, Writable } from "node:stream";
 import { errorResponse } from "./errors.js";
 import { parseMessage } from "./json.js";
-import { settledWithin, type Server } from "./server.js";
+import { settledWithin } from "./connection.js";
+import type { Server } from "./server.js";
 
 export interface StdioOptions {
   /** Default `process.stdin`. */

@@ -13,7 +13,7 @@
  * the small one that syntax needs; expansion uses web-standard functions only.
  */
 import { RE2JS } from "re2js";
-import { normalizeEscapes } from "./resources.js";
+import { normalizeEscapes } from "./protocol.js";
 
 interface Operator {
   /** Printed before the first defined variable. */

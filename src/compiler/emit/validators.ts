@@ -52,7 +52,13 @@ export function toolRequest(tool: ToolIR): { request?: Request; diagnostics: Dia
   }
   tool.examples.forEach((ex, i) => {
     examples.push({ against: "input", value: ex.input, at: pointerJoin("/examples", i, "input") });
+    if (ex.error !== undefined && ex.isError !== true)
+      diagnostics.push({ file, pointer: pointerJoin("/examples", i, "error"), message: 'example has an "error" text but is not "isError": true' });
     if (ex.output === undefined) return;
+    if (ex.isError === true) {
+      diagnostics.push({ file, pointer: pointerJoin("/examples", i, "output"), message: 'an "isError": true example has no output (check the error text with "error")' });
+      return;
+    }
     if (tool.wire.outputSchema) examples.push({ against: "output", value: ex.output, at: pointerJoin("/examples", i, "output") });
     else diagnostics.push({ file, pointer: pointerJoin("/examples", i, "output"), message: "example has an output but the tool has no outputSchema" });
   });

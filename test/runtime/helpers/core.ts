@@ -3,17 +3,12 @@
  * the notifications reaching the sink) against the spec schema of the version in force.
  */
 import { createServer, type Connection, type Registry, type Server, type ServerOptions } from "../../../packages/runtime/src/index.js";
-import { registry as fixtureRegistry } from "../fixtures/registry.mjs";
+import { registry as fixtureRegistry } from "./fixtures.js";
+import { ENVELOPE } from "../../helpers/wait.js";
 import { assertServerMessage, type SpecVersion } from "./spec.js";
 
 export type Message = Record<string, unknown>;
 export type JsonRpcError = { code: number; message: string; data?: unknown };
-
-export const ENVELOPE = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientInfo": { name: "core-test", version: "0.0.1" },
-  "io.modelcontextprotocol/clientCapabilities": {},
-};
 
 export interface HarnessOptions extends ServerOptions {
   registry?: Registry;
@@ -86,7 +81,7 @@ export class Harness {
   async initialize(requested: string = "2025-11-25"): Promise<Message> {
     this.version = "2025-11-25";
     const result = (await this.raw(
-      { jsonrpc: "2.0", id: this.id(), method: "initialize", params: { protocolVersion: requested, capabilities: {}, clientInfo: { name: "core-test", version: "0.0.1" } } },
+      { jsonrpc: "2.0", id: this.id(), method: "initialize", params: { protocolVersion: requested, capabilities: {}, clientInfo: ENVELOPE["io.modelcontextprotocol/clientInfo"] } },
       "initialize",
       SPEC_OF[requested] ?? "2025-11-25",
     )) as Message;
@@ -107,7 +102,3 @@ const SPEC_OF: Record<string, SpecVersion> = {
   "2025-06-18": "2025-06-18",
   "2025-11-25": "2025-11-25",
 };
-
-export function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}

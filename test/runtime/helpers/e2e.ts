@@ -15,11 +15,15 @@ export interface ServerCommand {
   cwd?: string;
 }
 
-export const FIXTURE_SERVER: ServerCommand = {
-  command: process.execPath,
-  args: [resolve(REPO_ROOT, "test/runtime/fixtures/server.mjs")],
-  cwd: REPO_ROOT,
-};
+
+/** A fixture server built by mcpgen from test/runtime/fixture-schemas (see test/global-setup.ts), compiled. */
+export function builtFixture(name: string): { server: ServerCommand; registry: string } {
+  const build = resolve(REPO_ROOT, ".tmp/runtime-fixtures", name, "build/generated");
+  return { server: { command: process.execPath, args: [join(build, "server.gen.js")], cwd: REPO_ROOT }, registry: join(build, "registry.gen.js") };
+}
+
+/** The core fixture server (test/runtime/fixture-schemas/core), as built by mcpgen. */
+export const FIXTURE_SERVER: ServerCommand = builtFixture("core").server;
 
 /** The repository's example server (schemas/ → generated/ + src/handlers/), compiled by test/global-setup.ts. */
 export const EXAMPLE_SERVER: ServerCommand = {

@@ -10,7 +10,8 @@ import { LoggingMessageNotificationSchema, type JSONRPCMessage } from "@modelcon
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { bearerAuth, type HttpServerHandle } from "../../../packages/runtime/src/index.js";
-import { delay, FetchTap, start, stopAll, type Json } from "./helpers.js";
+import { until } from "../../helpers/wait.js";
+import { FetchTap, start, stopAll, type Json } from "./helpers.js";
 
 const REQUEST = { timeout: 10_000 };
 const closers: (() => Promise<unknown>)[] = [];
@@ -130,8 +131,8 @@ describe.each(["2025-11-25", "2025-06-18", "2025-03-26"])("v1 SDK client over HT
     expect(tap.exchanges.at(-1)?.responseHeaders["content-type"]).toBe("application/json");
 
     const abort = new AbortController();
-    const cancelled = client.callTool({ name: "slow", arguments: { steps: 1000, delayMs: 5 } }, undefined, { ...REQUEST, signal: abort.signal });
-    setTimeout(() => abort.abort("changed my mind"), 50);
+    // cancelled once it is under way (its first progress)
+    const cancelled = client.callTool({ name: "slow", arguments: { steps: 1000, delayMs: 5 } }, undefined, { ...REQUEST, signal: abort.signal, onprogress: () => abort.abort("changed my mind") });
     await expect(cancelled).rejects.toThrow();
     expect(await client.callTool({ name: "echo", arguments: { text: "still serving" } }, undefined, REQUEST)).toMatchObject({ content: [{ text: "still serving" }] });
     await client.close();
@@ -187,13 +188,13 @@ describe("v2 client over HTTP", () => {
     const tap = new FetchTap();
     const client = await connectV2(handle, "pin", tap);
     const abort = new AbortController();
-    const call = client.callTool({ name: "slow", arguments: { steps: 10_000, delayMs: 5 } }, { ...REQUEST, signal: abort.signal, onprogress: () => {} });
-    await delay(100);
+    let progressed = false;
+    const call = client.callTool({ name: "slow", arguments: { steps: 10_000, delayMs: 5 } }, { ...REQUEST, signal: abort.signal, onprogress: () => (progressed = true) });
+    await until(() => progressed, { what: "the first progress" });
     expect(handle.stats.exchanges).toBe(1);
     abort.abort("enough");
     await expect(call).rejects.toThrow();
-    for (let i = 0; i < 100 && handle.stats.exchanges > 0; i++) await delay(10);
-    expect(handle.stats.exchanges).toBe(0);
+    await until(() => handle.stats.exchanges === 0, { what: "the handler to be cancelled" });
     expect((await client.callTool({ name: "echo", arguments: { text: "ok" } }, REQUEST)).content).toEqual([{ type: "text", text: "ok" }]);
     await client.close();
     await tap.verify();

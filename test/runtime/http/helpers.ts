@@ -4,7 +4,8 @@
  * small SSE reader.
  */
 import { createServer, serve, type HttpServerHandle, type Registry, type ServeOptions, type ServerOptions } from "../../../packages/runtime/src/index.js";
-import { registry as fixtureRegistry } from "../fixtures/registry.mjs";
+import { registry as fixtureRegistry } from "../helpers/fixtures.js";
+import { ENVELOPE } from "../../helpers/wait.js";
 import { assertServerMessage, type SpecVersion } from "../helpers/spec.js";
 
 export type Json = Record<string, unknown>;
@@ -104,6 +105,20 @@ export class SseReader {
       const event = await this.next(ms);
       if (!event) return undefined;
       if (event.event !== "comment" && event.data !== "") return JSON.parse(event.data) as Json;
+    }
+  }
+
+  /** The JSON-RPC messages left up to the end of the stream; fails if the stream has not ended within `ms`. */
+  async rest(ms = 5000): Promise<Json[]> {
+    const deadline = Date.now() + ms;
+    const messages: Json[] = [];
+    for (;;) {
+      const event = await this.next(Math.max(0, deadline - Date.now()));
+      if (event === undefined) {
+        if (!this.done) throw new Error(`the stream did not end within ${ms} ms`);
+        return messages;
+      }
+      if (event.event !== "comment" && event.data !== "") messages.push(JSON.parse(event.data) as Json);
     }
   }
 
@@ -246,12 +261,6 @@ export function post(url: string, body: unknown, headers: Record<string, string>
   });
 }
 
-export const ENVELOPE = {
-  "io.modelcontextprotocol/protocolVersion": MODERN,
-  "io.modelcontextprotocol/clientInfo": { name: "http-test", version: "0.0.1" },
-  "io.modelcontextprotocol/clientCapabilities": {},
-};
-
 /** A 2026-era request with matching headers (override any with `headers`). */
 export function modern(url: string, id: number | string | undefined, method: string, params: Json = {}, headers: Record<string, string> = {}): Promise<Response> {
   const name = method === "tools/call" || method === "prompts/get" ? (params.name as string) : method === "resources/read" ? (params.uri as string) : undefined;
@@ -287,15 +296,4 @@ export async function messagesOf(response: Response, version: SpecVersion, metho
     assertServerMessage(message, version, { method: answers && message.id !== undefined ? method : undefined });
   }
   return messages;
-}
-
-export function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Waits until `condition()` holds, checking every 5 ms; fails after `ms`. */
-export async function until(condition: () => boolean, ms = 3000, what = "the condition"): Promise<void> {
-  for (const deadline = Date.now() + ms; !condition(); await delay(5)) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-  }
 }

@@ -145,7 +145,7 @@ describe("the same handler with the official clients", () => {
     await tap.verify();
     const call = tap.exchanges.find((e) => ((e.requestBody as Json | undefined)?.params as Json | undefined)?.name === "ask");
     expect(call?.messages.filter((m) => m.method !== undefined).map((m) => m.method)).toEqual(["elicitation/create", "sampling/createMessage", "elicitation/create"]);
-    expect(handle.transport.server.outgoing.size).toBe(0);
+    expect(handle.transport.server.awaitingClient).toBe(0);
   });
 
   it("v1 over HTTP in JSON response mode: the handler learns that the client cannot be asked", async () => {

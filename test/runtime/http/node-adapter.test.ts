@@ -6,7 +6,8 @@
 import { request } from "node:http";
 import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { delay, ENVELOPE, initialize, start, stopAll } from "./helpers.js";
+import { ENVELOPE, until } from "../../helpers/wait.js";
+import { initialize, start, stopAll } from "./helpers.js";
 
 afterEach(stopAll);
 
@@ -38,9 +39,9 @@ class Raw {
 
   /** Waits (bounded) until `condition` holds. */
   async until(condition: () => boolean, what: string, ms = 5000): Promise<void> {
-    for (const deadline = Date.now() + ms; !condition(); await delay(5)) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; received: ${JSON.stringify(this.data.slice(0, 2000))}`);
-    }
+    await until(condition, { timeoutMs: ms, what }).catch((error: Error) => {
+      throw new Error(`${error.message}; received: ${JSON.stringify(this.data.slice(0, 2000))}`);
+    });
   }
 
   destroy(): void {

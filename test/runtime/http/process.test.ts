@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parseArgs } from "../../../packages/runtime/src/index.js";
+import { listeningUrl } from "../../helpers/wait.js";
 import { assertRuntimeBuilt, FIXTURE_SERVER } from "../helpers/e2e.js";
 import { initialize, messagesOf, modern } from "./helpers.js";
 
@@ -37,16 +38,8 @@ describe("--http on the command line", () => {
     let stderr = "";
     child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
     child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no listening line: ${stderr}`)), 10_000);
-      child.stderr?.on("data", () => {
-        const match = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
-        if (match) {
-          clearTimeout(timer);
-          resolve(match[1] as string);
-        }
-      });
-    });
+    const url = await listeningUrl(child);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     await initialize(url);
     const response = await modern(url, 1, "tools/call", { name: "echo", arguments: { text: "over http" } });
     expect((await messagesOf(response, "2026-07-28", "tools/call"))[0]).toMatchObject({ result: { content: [{ text: "over http" }] } });

@@ -5,9 +5,10 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { createHttpHandler, createServer } from "../../../packages/runtime/src/index.js";
-import { registry } from "../fixtures/registry.mjs";
+import { registry } from "../helpers/fixtures.js";
 import { assertServerMessage } from "../helpers/spec.js";
-import { delay, ENVELOPE, initialize, messagesOf, modern, post, SseReader, start, stopAll, type Json, until } from "./helpers.js";
+import { ENVELOPE, until } from "../../helpers/wait.js";
+import { initialize, messagesOf, modern, post, SseReader, start, stopAll, type Json } from "./helpers.js";
 
 afterEach(stopAll);
 
@@ -128,8 +129,7 @@ describe("2025 era: sessions", () => {
     const deleted = await fetch(handle.url, { method: "DELETE", headers: { "mcp-session-id": session } });
     expect(deleted.status).toBe(200);
     await reader.next(); // priming
-    expect(await reader.next(2000)).toBeUndefined();
-    expect(reader.done).toBe(true);
+    expect(await reader.rest(2000)).toEqual([]);
     expect(handle.stats).toMatchObject({ sessions: 0, streams: 0 });
     const after = await post(handle.url, call(1, "echo", { text: "x" }), { "mcp-session-id": session });
     expect(after.status).toBe(404);
@@ -145,9 +145,9 @@ describe("2025 era: sessions", () => {
     const idle = await initialize(handle.url);
     const busy = await initialize(handle.url);
     const slow = post(handle.url, call(1, "slow", { steps: 1, delayMs: 1500 }), { "mcp-session-id": busy, "mcp-protocol-version": V });
-    await until(() => handle.stats.exchanges === 1, 3000, "the slow call to start");
+    await until(() => handle.stats.exchanges === 1, { timeoutMs: 3000, what: "the slow call to start" });
     now += 1000; // both sessions idle for 10× sessionIdleMs; the next sweep (every 50 ms) sees it
-    await until(() => handle.stats.sessions === 1, 3000, "the idle session to expire");
+    await until(() => handle.stats.sessions === 1, { timeoutMs: 3000, what: "the idle session to expire" });
     const gone = await post(handle.url, call(2, "echo", { text: "x" }), { "mcp-session-id": idle });
     expect(gone.status).toBe(404);
     await gone.text();
@@ -163,12 +163,12 @@ describe("2025 era: sessions", () => {
     const ask = await reader.message();
     assertServerMessage(ask, V);
     expect(ask).toMatchObject({ method: "elicitation/create" });
-    expect(handle.transport.server.outgoing.size).toBe(1);
+    expect(handle.transport.server.awaitingClient).toBe(1);
     await reader.cancel(); // and never answers
     now += 1000;
-    await until(() => handle.stats.sessions === 0, 3000, "the session to expire");
+    await until(() => handle.stats.sessions === 0, { timeoutMs: 3000, what: "the session to expire" });
     expect(handle.stats).toEqual({ sessions: 0, streams: 0, exchanges: 0 });
-    expect(handle.transport.server.outgoing.size).toBe(0);
+    expect(handle.transport.server.awaitingClient).toBe(0);
   });
 
   it("refuses new sessions beyond maxSessions with 503", async () => {
@@ -291,8 +291,7 @@ describe("2026 era: stateless POST", () => {
     expect(first).toMatchObject({ method: "notifications/progress" });
     expect(handle.stats.exchanges).toBe(1);
     await reader.cancel();
-    for (let i = 0; i < 200 && handle.stats.exchanges > 0; i++) await delay(5);
-    expect(handle.stats.exchanges).toBe(0);
+    await until(() => handle.stats.exchanges === 0, { what: "the request to be cancelled" });
   });
 
   it("holds a subscriptions/listen stream: acknowledged first, keep-alive comments, no proxy buffering", async () => {
@@ -312,8 +311,7 @@ describe("2026 era: stateless POST", () => {
     expect((await reader.next())?.event).toBe("comment");
     expect(handle.stats.streams).toBe(1);
     await reader.cancel();
-    for (let i = 0; i < 200 && handle.stats.streams > 0; i++) await delay(5);
-    expect(handle.stats.streams).toBe(0);
+    await until(() => handle.stats.streams === 0, { what: "the stream to close" });
   });
 });
 

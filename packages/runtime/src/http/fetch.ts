@@ -7,7 +7,8 @@
  */
 import type { Server } from "../server.js";
 import { resolveHttpOptions, type HttpOptions } from "./options.js";
-import { BodyError, HttpTransport, type HttpInput, type HttpOutput, type HttpStats } from "./transport.js";
+import { BodyError, HttpTransport, type HttpInput, type HttpStats } from "./transport.js";
+import type { HttpOutput } from "./output.js";
 
 export interface HttpHandler {
   /** Answers one request. */

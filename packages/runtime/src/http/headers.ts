@@ -3,7 +3,7 @@
  * declare with `x-mcp-header`, checked against the body. Any disagreement is a `HeaderMismatch`.
  */
 import type { WireTool } from "../registry.js";
-import { describeValue, isObject } from "../protocol.js";
+import { clip, describeValue, isObject, META_PROTOCOL_VERSION } from "../protocol.js";
 
 /** Decodes the `=?base64?…?=` sentinel form of a header value; `undefined` when it is malformed. */
 export function decodeHeaderValue(value: string): string | undefined {
@@ -84,4 +84,66 @@ function sameValue(header: string, body: unknown): boolean {
   if (typeof body === "number") return header.trim() !== "" && Number(header) === body;
   if (typeof body === "boolean") return header === String(body);
   return false;
+}
+
+/** A disagreement between the headers and the body: the kind of error it is answered with, and why. */
+export interface HeaderProblem {
+  readonly kind: "headerMismatch" | "invalidParams";
+  readonly message: string;
+}
+
+/**
+ * 2026 era: the headers a request must carry and their agreement with its body — `MCP-Protocol-Version`
+ * with `_meta`'s version claim, `Mcp-Method` with the method, `Mcp-Name` with the name (or URI), and the
+ * tool's `Mcp-Param-*` headers with its arguments.
+ */
+export function modernHeaderProblem(
+  header: (name: string) => string | undefined,
+  method: string,
+  params: Record<string, unknown> | undefined,
+  claim: unknown,
+  toolHeaders: (tool: string) => readonly ParamHeader[],
+): HeaderProblem | undefined {
+  const mismatch = (message: string): HeaderProblem => ({ kind: "headerMismatch", message: `Header mismatch: ${message}` });
+  const version = header("mcp-protocol-version");
+  if (version === undefined) return mismatch("the MCP-Protocol-Version header is required");
+  if (claim === undefined) {
+    return { kind: "invalidParams", message: `Invalid params: missing _meta["${META_PROTOCOL_VERSION}"] (MCP-Protocol-Version is ${version}); send it on every request` };
+  }
+  if (version !== claim) {
+    return mismatch(`MCP-Protocol-Version header value '${version}' does not match body value ${typeof claim === "string" ? `'${clip(claim)}'` : describeValue(claim)}`);
+  }
+  const methodHeader = header("mcp-method");
+  if (methodHeader === undefined) return mismatch("the Mcp-Method header is required");
+  if (methodHeader !== method) return mismatch(`Mcp-Method header value '${methodHeader}' does not match body value '${method}'`);
+  const source = nameSource(method, params);
+  if (!source) return undefined;
+  const raw = header("mcp-name");
+  if (raw === undefined) return mismatch("the Mcp-Name header is required");
+  const name = decodeHeaderValue(raw);
+  if (name === undefined) return mismatch("the Mcp-Name header value is malformed");
+  if (name !== source.value) {
+    return mismatch(`Mcp-Name header value '${name}' does not match body value ${typeof source.value === "string" ? `'${clip(source.value)}'` : describeValue(source.value)}`);
+  }
+  if (method === "tools/call" && typeof source.value === "string") {
+    const problem = paramHeaderProblem(toolHeaders(source.value), params?.arguments, header);
+    if (problem) return mismatch(problem);
+  }
+  return undefined;
+}
+
+/**
+ * 2025 era, in a session: the version is the header's (the one `initialize` agreed on, when a 2025-03-26
+ * client sends none); a body whose `_meta` claims another one is a header mismatch, not a request of that era.
+ */
+export function versionClaimProblem(claim: unknown, version: string | undefined): string | undefined {
+  if (claim === undefined || claim === version) return undefined;
+  const body = typeof claim === "string" ? `'${claim.length > 120 ? `${claim.slice(0, 120)}…` : claim}'` : `a ${claim === null ? "null" : typeof claim}`;
+  return `Header mismatch: MCP-Protocol-Version header value '${String(version)}' does not match body value ${body} in _meta["${META_PROTOCOL_VERSION}"]`;
+}
+
+/** The version a message's `_meta` claims, if it is a message with one. */
+export function versionClaim(message: unknown): unknown {
+  const params = isObject(message) && isObject(message.params) ? message.params : undefined;
+  return params && isObject(params._meta) ? params._meta[META_PROTOCOL_VERSION] : undefined;
 }

@@ -17,5 +17,6 @@ export {
 } from "./options.js";
 export { bearerAuth, type BearerAuthOptions } from "./security.js";
 export { InMemoryEventStore, type EventStore, type InMemoryEventStoreOptions, type Replay, type StoredEvent } from "./event-store.js";
-export { HttpTransport, BodyError, type HttpInput, type HttpOutput, type HttpStats } from "./transport.js";
-export { SseStream, type SseTarget } from "./sse.js";
+export { BodyError, type HttpInput, type HttpStats } from "./transport.js";
+export type { HttpOutput } from "./output.js";
+export type { SseStream, SseTarget } from "./sse.js";

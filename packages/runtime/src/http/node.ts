@@ -7,7 +7,8 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import type { AddressInfo, Socket } from "node:net";
 import type { Server } from "../server.js";
 import { LOOPBACK_HOSTS, resolveHttpOptions, type HttpOptions } from "./options.js";
-import { BodyError, HttpTransport, type HttpInput, type HttpOutput, type HttpStats } from "./transport.js";
+import { BodyError, HttpTransport, type HttpInput, type HttpStats } from "./transport.js";
+import type { HttpOutput } from "./output.js";
 
 export interface ServeOptions extends HttpOptions {
   /** Interface to bind (default `127.0.0.1`: loopback only). */

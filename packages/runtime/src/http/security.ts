@@ -89,6 +89,8 @@ export function accepts(accept: string | undefined): { json: boolean; sse: boole
 export interface BearerAuthOptions {
   /** Scopes every request must hold (checked against `AuthInfo.scopes`). */
   requiredScopes?: readonly string[];
+  /** The time in ms, for `expiresAt` (default `Date.now`; tests advance their own). */
+  clock?: () => number;
 }
 
 /**
@@ -114,7 +116,7 @@ export function bearerAuth(
       throw new AuthError("The token could not be verified");
     }
     if (!info) throw new AuthError("Invalid token");
-    if (info.expiresAt !== undefined && info.expiresAt * 1000 <= Date.now()) throw new AuthError("Token expired");
+    if (info.expiresAt !== undefined && info.expiresAt * 1000 <= (options.clock ?? Date.now)()) throw new AuthError("Token expired");
     const missing = (options.requiredScopes ?? []).filter((scope) => !info.scopes?.includes(scope));
     if (missing.length > 0) throw new AuthError(`Missing scope: ${missing.join(" ")}`, "insufficient_scope");
     return info.token === undefined ? { ...info, token } : info;

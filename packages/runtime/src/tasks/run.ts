@@ -12,28 +12,27 @@
  * The handler is the same function either way: `TaskRun` only hooks where its messages go, how it asks for
  * input, and what becomes of its response (the task's result, or `failed` with a protocol error).
  */
+import type { Cancellable, Channel, Reply, Sink, TaskHooks } from "../context.js";
+import { refuse, type ErrorKind } from "../errors.js";
 import type { AuthInfo } from "../handler.js";
-import type { ToolCall } from "../call.js";
-import type { ErrorKind } from "../errors.js";
 import { isAnswer, type InputMethod } from "../input.js";
 import { isObject, META_SERVER_INFO } from "../protocol.js";
-import type { Connection, Sink } from "../server.js";
-import type { TaskPatch, TaskRecord } from "./store.js";
-import type { Tasks } from "./tasks.js";
+import type { SessionTarget } from "../subscriptions.js";
+import type { TaskPatch, TaskRecord, TaskStore } from "./store.js";
+
+/** The connection a task's call came in on, as the task uses it. */
+export type TaskChannel = Channel & SessionTarget;
+
+/** What a run uses of the task book (tasks.ts). */
+export interface TaskBook {
+  readonly store: TaskStore;
+  /** Tasks whose handler runs in this process, by id. */
+  readonly running: Map<string, TaskRun>;
+  create(owner: string, tool: string, requestedTtlMs: number | undefined): Promise<TaskRecord>;
+  changed(record: TaskRecord, conn: TaskChannel | undefined): void;
+}
 
 export const RELATED_TASK = "io.modelcontextprotocol/related-task";
-
-/** What an `Invocation` asks of the task it may become (see invocation.ts). */
-export interface TaskHooks {
-  /** The call runs as a task (its response no longer goes to the request). */
-  readonly adopted: boolean;
-  /** The handler is about to be called (its tool is loaded and its input valid). */
-  started(): void;
-  /** 2026 era: an ask the task answers (through `tasks/update`); `undefined`: ask as usual. */
-  ask(method: InputMethod, key: string, params: Record<string, unknown>, beforeTask: boolean): Promise<unknown> | undefined;
-  /** 2025 era: a server→client request of this call is waiting for the client until `answered` settles. */
-  waiting(answered: Promise<unknown>): void;
-}
 
 interface PendingAsk {
   readonly method: InputMethod;
@@ -43,7 +42,7 @@ interface PendingAsk {
 }
 
 export class TaskRun implements TaskHooks {
-  #call: ToolCall | undefined;
+  #call: Cancellable | undefined;
   #respond: (response: string | undefined) => void = () => {};
   #adopting: Promise<boolean> | undefined;
   #record: TaskRecord | undefined;
@@ -57,14 +56,16 @@ export class TaskRun implements TaskHooks {
   readonly #queued: string[] = [];
 
   constructor(
-    readonly tasks: Tasks,
-    readonly conn: Connection,
+    readonly tasks: TaskBook,
+    readonly conn: TaskChannel,
     readonly owner: string,
     readonly tool: string,
     readonly modern: boolean,
     /** What the request asked for (2025: `params.task.ttl`), before the server's bounds. */
     readonly requestedTtlMs: number | undefined,
     readonly respondTo: (record: TaskRecord) => string,
+    /** The request's own sink (told the kind of an error answer). */
+    readonly sink: Sink,
   ) {}
 
   get adopted(): boolean {
@@ -79,11 +80,11 @@ export class TaskRun implements TaskHooks {
    * Follows `call`, whose run answers `reply`; resolves to the response of the `tools/call` request (a task,
    * or the call's own answer).
    */
-  start(call: ToolCall, reply: Promise<string | undefined>): Promise<string | undefined> {
+  start(call: Cancellable, reply: Reply): Promise<string | undefined> {
     this.#call = call;
     return new Promise((resolve) => {
       this.#respond = resolve;
-      void reply.then((response) => {
+      void Promise.resolve(reply).then((response) => {
         if (this.#gate !== undefined) clearTimeout(this.#gate);
         void this.finish(response);
       });
@@ -91,7 +92,7 @@ export class TaskRun implements TaskHooks {
   }
 
   /** 2025 era: the task exists before its handler runs. */
-  begin(call: ToolCall): ToolCall {
+  begin<C extends Cancellable>(call: C): C {
     this.#call = call;
     void this.adopt();
     return call;
@@ -171,7 +172,7 @@ export class TaskRun implements TaskHooks {
   /** Creates the task (once) and answers the request with it; resolves to whether that worked. */
   adopt(): Promise<boolean> {
     this.#adopting ??= (async () => {
-      const call = this.#call as ToolCall;
+      const call = this.#call as Cancellable;
       try {
         const record = await this.tasks.create(this.owner, this.tool, this.requestedTtlMs);
         this.conn.release(call); // the request is answered: its id no longer cancels the task
@@ -183,7 +184,7 @@ export class TaskRun implements TaskHooks {
       } catch (error) {
         console.error("[mcpgen] could not create a task:", error);
         call.cancel("The task could not be created");
-        this.#respond(this.tasks.internalError(call.requestId));
+        this.#respond(refuse(this.sink, call.requestId, "internalError"));
         return false;
       }
     })();

@@ -13,76 +13,41 @@
  * subject, else the 2025-era session, else (2026 era, no authentication) everyone who knows the task id —
  * an unguessable random UUID.
  */
-import { ToolCall } from "../call.js";
-import { errorResponse, resultResponse } from "../errors.js";
+import { ToolCall, type ToolSlot } from "../call.js";
+import type { Reply, RequestContext, Sink } from "../context.js";
+import { refuse, resultResponse } from "../errors.js";
 import { idJson } from "../json.js";
+import type { Invocation } from "../invocation.js";
 import { clip, isObject, META_CLIENT_CAPABILITIES, META_SERVER_INFO, type RequestId } from "../protocol.js";
-import type { Connection, Reply, Server, Sink, ToolSlot } from "../server.js";
-import { MemoryTaskStore } from "./memory.js";
-import { RELATED_TASK, TaskRun, TaskSink } from "./run.js";
+import type { ResolvedTaskOptions } from "./options.js";
+import { RELATED_TASK, TaskRun, TaskSink, type TaskBook, type TaskChannel } from "./run.js";
 import { isTerminal, type TaskRecord, type TaskStore } from "./store.js";
 
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 
-export interface TaskOptions {
-  /** Where tasks are kept (default: in this process's memory). */
-  store?: TaskStore;
-  /** A task's time to live when the client asks for none, in ms (default 3 600 000; `null`: no expiry). */
-  ttlMs?: number | null;
-  /** The longest time to live a client may ask for, in ms (default 86 400 000). */
-  maxTtlMs?: number;
-  /** How often clients should poll `tasks/get`, in ms (default 1000). */
-  pollIntervalMs?: number;
-  /** Tasks per page of `tasks/list` (default 100). */
-  pageSize?: number;
-  /** The clock of task timestamps and expiry, ms since the epoch (default `Date.now`). */
-  now?: () => number;
+/** The connection a `tools/call` or `tasks/*` request came in on (the method table's host). */
+export interface TaskHost extends TaskChannel {
+  start(ctx: RequestContext, invocation: () => Invocation | string): Reply;
 }
 
-export type ResolvedTaskOptions = Readonly<Required<TaskOptions>>;
-
-export function resolveTaskOptions(options: TaskOptions = {}): ResolvedTaskOptions {
-  const now = options.now ?? Date.now;
-  const resolved = {
-    store: options.store ?? new MemoryTaskStore({ now }),
-    ttlMs: options.ttlMs === undefined ? 3_600_000 : options.ttlMs,
-    maxTtlMs: options.maxTtlMs ?? 86_400_000,
-    pollIntervalMs: options.pollIntervalMs ?? 1000,
-    pageSize: options.pageSize ?? 100,
-    now,
-  };
-  for (const key of ["maxTtlMs", "pollIntervalMs", "pageSize"] as const) {
-    if (!Number.isSafeInteger(resolved[key]) || resolved[key] < 1) throw new RangeError(`tasks.${key} must be a positive integer, got ${resolved[key]}`);
-  }
-  if (resolved.ttlMs !== null && (!Number.isSafeInteger(resolved.ttlMs) || resolved.ttlMs < 1)) {
-    throw new RangeError(`tasks.ttlMs must be a positive integer or null, got ${resolved.ttlMs}`);
-  }
-  return resolved;
-}
-
-const TASK_METHODS = new Set(["tasks/get", "tasks/result", "tasks/list", "tasks/cancel", "tasks/update"]);
-
-/** The methods this module answers. */
-export function isTaskMethod(method: string): boolean {
-  return TASK_METHODS.has(method);
-}
-
-export class Tasks {
+export class Tasks implements TaskBook {
   readonly store: TaskStore;
   readonly options: ResolvedTaskOptions;
   /** Tasks whose handler runs in this process, by id. */
   readonly running = new Map<string, TaskRun>();
   /** Whether any tool may run as a task (else no task capability and no task methods). */
   readonly enabled: boolean;
-  readonly #sessions = new WeakMap<Connection, string>();
+  readonly #sessions = new WeakMap<TaskHost, string>();
 
   constructor(
-    private readonly server: Server,
+    tools: ReadonlyMap<string, ToolSlot>,
     options: ResolvedTaskOptions,
+    /** The server's `serverInfo`, for 2026-era results. */
+    private readonly serverInfo: unknown,
   ) {
     this.options = options;
-    this.store = options.store;
-    this.enabled = [...server.slots.values()].some((slot) => taskSupport(slot) !== "forbidden");
+    this.store = this.options.store;
+    this.enabled = [...tools.values()].some((slot) => taskSupport(slot) !== "forbidden");
     // A task cancelled anywhere (another process sharing the store) stops its handler here.
     if (this.enabled) {
       this.store.subscribe((record) => {
@@ -99,70 +64,58 @@ export class Tasks {
   }
 
   /** `tools/call` of a tool with task support `optional` or `required`. */
-  call(
-    conn: Connection,
-    slot: ToolSlot,
-    id: RequestId,
-    args: Record<string, unknown>,
-    meta: Record<string, unknown> | undefined,
-    version: string,
-    modern: boolean,
-    sink: Sink,
-    params: Record<string, unknown> | undefined,
-    track: (call: ToolCall) => void,
-  ): Reply {
+  call(host: TaskHost, ctx: RequestContext, slot: ToolSlot, args: Record<string, unknown>): Reply {
+    const { id, params, sink } = ctx;
     const name = slot.entry.name;
-    const support = taskSupport(slot);
-    const requested = modern ? declaresExtension(meta) : isObject(params?.task);
+    const modern = ctx.era === "modern";
+    const requested = modern ? declaresExtension(ctx.meta) : isObject(params?.task);
     if (!requested) {
-      if (support === "required") {
+      if (taskSupport(slot) === "required") {
         if (modern) {
-          return errorResponse(id, "missingRequiredClientCapability", `Tool "${clip(name)}" runs only as a task: declare the ${TASKS_EXTENSION} extension`, {
+          return refuse(sink, id, "missingRequiredClientCapability", `Tool "${clip(name)}" runs only as a task: declare the ${TASKS_EXTENSION} extension`, {
             requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
           });
         }
-        return errorResponse(id, "methodNotFound", `Tool "${clip(name)}" runs only as a task: call it with params.task`);
+        return refuse(sink, id, "methodNotFound", `Tool "${clip(name)}" runs only as a task: call it with params.task`);
       }
-      const call = new ToolCall(conn, slot, id, args, meta, version, modern, sink, modern ? params : undefined);
-      track(call);
-      return call.run();
+      return host.start(ctx, () => new ToolCall(ctx, slot, args));
     }
     const ttl = modern ? undefined : (params?.task as Record<string, unknown>).ttl;
-    const run = new TaskRun(this, conn, this.owner(conn, sink), name, modern, typeof ttl === "number" && ttl > 0 ? Math.floor(ttl) : undefined, (record) =>
-      modern ? this.modernResponse(id, { resultType: "task", ...wireTask(record, true) }) : resultResponse(id, JSON.stringify({ task: wireTask(record, false) })),
-    );
-    const call = new ToolCall(conn, slot, id, args, meta, version, modern, new TaskSink(sink, run), modern ? params : undefined);
+    const respond = (record: TaskRecord): string =>
+      modern ? this.modernResponse(id, { resultType: "task", ...wireTask(record, true) }) : resultResponse(id, JSON.stringify({ task: wireTask(record, false) }));
+    const run = new TaskRun(this, host, this.owner(host, sink), name, modern, typeof ttl === "number" && ttl > 0 ? Math.floor(ttl) : undefined, respond, sink);
+    const tasked: RequestContext = { ...ctx, sink: new TaskSink(sink, run) };
+    const call = new ToolCall(tasked, slot, args);
     call.taskRun = run;
     // 2025 era: the client asked for a task, which exists before the handler runs; 2026: see run.ts.
-    track(modern ? call : run.begin(call));
-    return run.start(call, call.run());
+    return run.start(call, host.start(tasked, () => (modern ? call : run.begin(call))));
   }
 
-  /** `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel`, `tasks/update`. */
-  request(conn: Connection, id: RequestId, method: string, params: Record<string, unknown> | undefined, meta: Record<string, unknown> | undefined, modern: boolean, sink: Sink): Reply {
-    if (!this.enabled || (modern && (method === "tasks/result" || method === "tasks/list")) || (!modern && method === "tasks/update")) {
-      return errorResponse(id, "methodNotFound", `Method not found: ${method}`);
-    }
-    if (modern && !declaresExtension(meta)) {
-      return errorResponse(id, "missingRequiredClientCapability", `${method} needs the ${TASKS_EXTENSION} extension: declare it in the request's client capabilities`, {
+  /** `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel` (the method table gives each its eras), `tasks/update`. */
+  request(host: TaskHost, ctx: RequestContext): Reply {
+    const { id, method, params, sink } = ctx;
+    const modern = ctx.era === "modern";
+    if (!this.enabled) return refuse(sink, id, "methodNotFound", `Method not found: ${method}`);
+    if (modern && !declaresExtension(ctx.meta)) {
+      return refuse(sink, id, "missingRequiredClientCapability", `${method} needs the ${TASKS_EXTENSION} extension: declare it in the request's client capabilities`, {
         requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
       });
     }
-    const owner = this.owner(conn, sink);
-    if (method === "tasks/list") return this.list(id, owner, params?.cursor);
+    const owner = this.owner(host, sink);
+    if (method === "tasks/list") return this.list(sink, id, owner, params?.cursor);
     const taskId = params?.taskId;
-    if (typeof taskId !== "string") return errorResponse(id, "invalidParams", `Invalid params: ${method} needs a string "taskId"`);
+    if (typeof taskId !== "string") return refuse(sink, id, "invalidParams", `Invalid params: ${method} needs a string "taskId"`);
     return this.store.get(taskId, owner).then((record): Reply => {
-      if (!record) return errorResponse(id, "invalidParams", `Invalid params: no task "${clip(taskId)}"`);
+      if (!record) return refuse(sink, id, "invalidParams", `Invalid params: no task "${clip(taskId)}"`);
       switch (method) {
         case "tasks/get":
           return modern ? this.modernResponse(id, detailedTask(record)) : resultResponse(id, JSON.stringify(wireTask(record, false)));
         case "tasks/result":
-          return this.result(id, record, owner);
+          return this.result(sink, id, record, owner);
         case "tasks/cancel":
-          return this.cancel(id, record, modern);
+          return this.cancel(sink, id, record, modern);
         default:
-          return this.update(id, record, params?.inputResponses);
+          return this.update(sink, id, record, params?.inputResponses);
       }
     });
   }
@@ -186,35 +139,30 @@ export class Tasks {
   }
 
   /** @internal A task changed: 2025 era, its session hears `notifications/tasks/status`. */
-  changed(record: TaskRecord, conn: Connection | undefined): void {
+  changed(record: TaskRecord, conn: TaskChannel | undefined): void {
     if (conn === undefined || conn.ephemeral || !conn.session) return;
     conn.notify(JSON.stringify({ jsonrpc: "2.0", method: "notifications/tasks/status", params: wireTask(record, false) }));
   }
 
-  /** @internal */
-  internalError(id: RequestId): string {
-    return errorResponse(id, "internalError");
-  }
-
-  private async list(id: RequestId, owner: string, cursor: unknown): Promise<string> {
-    if (cursor !== undefined && typeof cursor !== "string") return errorResponse(id, "invalidParams", "Invalid cursor");
+  private async list(sink: Sink, id: RequestId, owner: string, cursor: unknown): Promise<string> {
+    if (cursor !== undefined && typeof cursor !== "string") return refuse(sink, id, "invalidParams", "Invalid cursor");
     const page = await this.store.list(owner, cursor, this.options.pageSize);
-    if (!page) return errorResponse(id, "invalidParams", "Invalid cursor");
+    if (!page) return refuse(sink, id, "invalidParams", "Invalid cursor");
     const tasks = page.tasks.map((record) => wireTask(record, false));
     return resultResponse(id, JSON.stringify(page.nextCursor === undefined ? { tasks } : { tasks, nextCursor: page.nextCursor }));
   }
 
   /** 2025 era: waits until the task is terminal, then answers what its call answered. */
-  private async result(id: RequestId, record: TaskRecord, owner: string): Promise<string> {
+  private async result(sink: Sink, id: RequestId, record: TaskRecord, owner: string): Promise<string> {
     const done = isTerminal(record.status) ? record : await this.terminal(record, owner);
-    if (!done) return errorResponse(id, "invalidParams", `Invalid params: no task "${clip(record.taskId)}"`);
+    if (!done) return refuse(sink, id, "invalidParams", `Invalid params: no task "${clip(record.taskId)}"`);
     const related = { [RELATED_TASK]: { taskId: done.taskId } };
     if (done.status === "completed") {
       const result = done.result ?? {};
       return resultResponse(id, JSON.stringify({ ...result, _meta: { ...(isObject(result._meta) ? result._meta : {}), ...related } }));
     }
     if (done.status === "failed" && done.error) return `{"jsonrpc":"2.0","id":${idJson(id)},"error":${JSON.stringify({ ...done.error, data: { ...(isObject(done.error.data) ? done.error.data : {}), _meta: related } })}}`;
-    return errorResponse(id, "invalidParams", `Invalid params: task "${done.taskId}" was cancelled and has no result`, { _meta: related });
+    return refuse(sink, id, "invalidParams", `Invalid params: task "${done.taskId}" was cancelled and has no result`, { _meta: related });
   }
 
   /** Resolves with the task once it is terminal (or `undefined` once it is gone: expired, by its ttl). */
@@ -250,10 +198,10 @@ export class Tasks {
     });
   }
 
-  private async cancel(id: RequestId, record: TaskRecord, modern: boolean): Promise<string> {
+  private async cancel(sink: Sink, id: RequestId, record: TaskRecord, modern: boolean): Promise<string> {
     if (isTerminal(record.status)) {
       if (modern) return this.modernResponse(id, { resultType: "complete" }); // idempotent in the extension
-      return errorResponse(id, "invalidParams", `Invalid params: task "${record.taskId}" is ${record.status} already and cannot be cancelled`);
+      return refuse(sink, id, "invalidParams", `Invalid params: task "${record.taskId}" is ${record.status} already and cannot be cancelled`);
     }
     const cancelled = await this.store.update(record.taskId, { status: "cancelled", statusMessage: "Cancelled by the client", inputRequests: undefined });
     const run = this.running.get(record.taskId);
@@ -264,17 +212,17 @@ export class Tasks {
     return resultResponse(id, JSON.stringify(wireTask(now, false)));
   }
 
-  private async update(id: RequestId, record: TaskRecord, responses: unknown): Promise<string> {
-    if (!isObject(responses)) return errorResponse(id, "invalidParams", 'Invalid params: tasks/update needs an "inputResponses" object');
+  private async update(sink: Sink, id: RequestId, record: TaskRecord, responses: unknown): Promise<string> {
+    if (!isObject(responses)) return refuse(sink, id, "invalidParams", 'Invalid params: tasks/update needs an "inputResponses" object');
     await this.running.get(record.taskId)?.answer(responses);
     return this.modernResponse(id, { resultType: "complete" });
   }
 
   private modernResponse(id: RequestId, result: Record<string, unknown>): string {
-    return resultResponse(id, JSON.stringify({ ...result, _meta: { [META_SERVER_INFO]: this.server.registry.server } }));
+    return resultResponse(id, JSON.stringify({ ...result, _meta: { [META_SERVER_INFO]: this.serverInfo } }));
   }
 
-  private owner(conn: Connection, sink: Sink): string {
+  private owner(conn: TaskHost, sink: Sink): string {
     const subject = sink.auth?.subject;
     if (subject !== undefined) return `subject:${subject}`;
     if (conn.session !== undefined && !conn.ephemeral) {

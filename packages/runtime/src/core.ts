@@ -1,0 +1,85 @@
+/**
+ * What a server holds for every client alike: the resolved options, the tools (loaded on first call), the
+ * resources / prompts / completion runtime (loaded on the first request that needs it), the list pages and
+ * serialized answers, server→client requests awaiting answers, and who hears about changes. Connections
+ * and the requests they run reach it as `Services`; the public `Server` wraps it.
+ */
+import { toolSlot, type ToolSlot } from "./call.js";
+import type { Services } from "./context.js";
+import type { Era } from "./era.js";
+import type { ListKind } from "./handler.js";
+import { Outgoing, RequestStateCodec } from "./input.js";
+import { Lazy } from "./lazy.js";
+import { Pages } from "./list.js";
+import { resolveServerOptions, type ResolvedServerOptions, type ServerOptions } from "./options.js";
+import type { Primitives } from "./primitives.js";
+import type { Registry } from "./registry.js";
+import { capabilitiesOf, kindsOf, Results, type Kinds } from "./results.js";
+import { Subscriptions } from "./subscriptions.js";
+import { Tasks } from "./tasks/tasks.js";
+
+/** The lists a server serves, by method. */
+export interface ListPages {
+  readonly "tools/list": Pages;
+  readonly "resources/list"?: Pages;
+  readonly "resources/templates/list"?: Pages;
+  readonly "prompts/list"?: Pages;
+}
+
+export class Core implements Services {
+  readonly options: ResolvedServerOptions;
+  readonly kinds: Kinds;
+  /** The capabilities of each era (they differ in how tasks are announced). */
+  readonly capabilities: Readonly<Record<Era, Record<string, unknown>>>;
+  readonly results: Results;
+  readonly tools = new Map<string, ToolSlot>();
+  /** Resources, prompts and completion: loaded on the first request that needs them. */
+  readonly primitives: Lazy<Primitives>;
+  readonly pages: ListPages;
+  readonly outgoing = new Outgoing();
+  readonly requestState: RequestStateCodec;
+  /** Who hears about changes (2025-era sessions and subscriptions, 2026-era listen streams). */
+  readonly subscriptions: Subscriptions;
+  /** Tool calls that run as tasks, and the `tasks/*` methods. */
+  readonly tasks: Tasks;
+
+  constructor(
+    readonly registry: Registry,
+    options?: ServerOptions,
+  ) {
+    if (registry.format !== 2) throw new Error(`Unsupported registry format ${String(registry.format)}; rebuild with a matching mcpgen`);
+    this.options = resolveServerOptions(options);
+    this.requestState = new RequestStateCodec(this.options.requestStateSecret, this.options.requestStateTtlMs, this.options.clock);
+    for (const entry of registry.tools) this.tools.set(entry.name, toolSlot(entry));
+    this.primitives = new Lazy(() => import("./primitives.js").then(({ Primitives }) => new Primitives(registry)));
+    this.kinds = kindsOf(registry);
+    this.tasks = new Tasks(this.tools, this.options.tasks, registry.server);
+    const capabilities = capabilitiesOf(this.kinds);
+    this.capabilities = { legacy: { ...capabilities, ...this.tasks.capabilities(false) }, modern: { ...capabilities, ...this.tasks.capabilities(true) } };
+    this.subscriptions = new Subscriptions(this.kinds, this.options.maxSubscriptions);
+    this.results = new Results(registry, this.options, this.capabilities);
+
+    const tail = this.results.listTail;
+    const { pageSize } = this.options;
+    const templates = registry.resourceTemplates ?? [];
+    const listed = registry.tools.filter((tool) => !tool.hidden);
+    this.pages = {
+      "tools/list": new Pages({ key: "tools", cursorPrefix: "", entries: listed }, pageSize, tail),
+      ...(this.kinds.resources && {
+        "resources/list": new Pages({ key: "resources", cursorPrefix: "resource:", entries: registry.resources ?? [] }, pageSize, tail),
+        "resources/templates/list": new Pages({ key: "resourceTemplates", cursorPrefix: "template:", entries: templates }, pageSize, tail),
+      }),
+      ...(this.kinds.prompts && {
+        "prompts/list": new Pages({ key: "prompts", cursorPrefix: "prompt:", entries: registry.prompts ?? [] }, pageSize, tail),
+      }),
+    };
+  }
+
+  resourceUpdated(uri: string): void {
+    this.subscriptions.resourceUpdated(uri);
+  }
+
+  listChanged(kind: ListKind): void {
+    this.subscriptions.listChanged(kind);
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * 2025-era HTTP sessions: one core connection per `Mcp-Session-Id`, the streams that carry its messages,
+ * and when it was last active. Time comes from the caller (the transport's injected clock): `touch(now)`
+ * on traffic, `sweep(now)` to find the sessions idle past the limit.
+ */
+import type { Connection } from "../connection.js";
+import type { SseStream } from "./sse.js";
+
+/** What a session needs of the POST exchanges that run in it. */
+export interface SessionExchange {
+  /** The client still waits for this answer. */
+  readonly attended: boolean;
+  /** The sequence of the last event sent on this exchange's stream. */
+  readonly sequence: number;
+  /** The session closed: end the stream without a response. */
+  abandon(): void;
+  /** A resumed GET stream takes over from the POST stream. */
+  reattach(stream: SseStream): void;
+}
+
+export interface HttpSession {
+  readonly id: string;
+  readonly connection: Connection;
+  /** The principal that created the session (requests from another principal do not find it). */
+  readonly subject: string | undefined;
+  lastActive: number;
+  /** The standalone GET stream, if open. */
+  standalone: SseStream | undefined;
+  /** Sequence of the standalone stream's events (stream id "0"). */
+  standaloneSeq: number;
+  /**
+   * A standalone stream was opened once: from then on its events are stored even while no stream is open,
+   * so that a client reconnecting with `Last-Event-ID` gets what it missed in between.
+   */
+  standaloneResumable: boolean;
+  /** POST streams whose requests are still running, by stream id (for `Last-Event-ID` reattachment). */
+  readonly exchanges: Map<string, SessionExchange>;
+  /** Every request of the session still running (a session whose clients all left can expire). */
+  readonly running: Set<SessionExchange>;
+  nextStream: number;
+  closed: boolean;
+}
+
+export class SessionTable {
+  readonly #sessions = new Map<string, HttpSession>();
+
+  constructor(private readonly idleMs: number) {}
+
+  get size(): number {
+    return this.#sessions.size;
+  }
+
+  values(): IterableIterator<HttpSession> {
+    return this.#sessions.values();
+  }
+
+  /** A new session around `connection`, created by `subject`, active `now`. */
+  create(connection: Connection, subject: string | undefined, now: number): HttpSession {
+    const session: HttpSession = {
+      id: crypto.randomUUID(),
+      connection,
+      subject,
+      lastActive: now,
+      standalone: undefined,
+      standaloneSeq: 0,
+      standaloneResumable: false,
+      exchanges: new Map(),
+      running: new Set(),
+      nextStream: 1,
+      closed: false,
+    };
+    this.#sessions.set(session.id, session);
+    return session;
+  }
+
+  /** The open session `id` of `subject` (another principal's session is not found). */
+  find(id: string, subject: string | undefined): HttpSession | undefined {
+    const session = this.#sessions.get(id);
+    return !session || session.closed || session.subject !== subject ? undefined : session;
+  }
+
+  touch(session: HttpSession, now: number): void {
+    session.lastActive = now;
+  }
+
+  /** Marks `session` closed and forgets it; `false` when it was closed already. */
+  remove(session: HttpSession): boolean {
+    if (session.closed) return false;
+    session.closed = true;
+    this.#sessions.delete(session.id);
+    return true;
+  }
+
+  /**
+   * The sessions idle for longer than the limit at `now`: no traffic, no open standalone stream, and no
+   * request whose client is still there (a request whose client vanished — say, in the middle of an
+   * elicitation — does not keep its session alive forever).
+   */
+  sweep(now: number): HttpSession[] {
+    const cutoff = now - this.idleMs;
+    const idle: HttpSession[] = [];
+    for (const session of this.#sessions.values()) {
+      if (session.lastActive > cutoff) continue;
+      if (session.standalone !== undefined && !session.standalone.gone && !session.standalone.ended) continue;
+      let attended = false;
+      for (const exchange of session.running) if (exchange.attended) attended = true;
+      if (!attended) idle.push(session);
+    }
+    return idle;
+  }
+}
