@@ -282,6 +282,16 @@ describe("2026-07-28 extension io.modelcontextprotocol/tasks", () => {
     expect(done).not.toHaveProperty("inputRequests");
   });
 
+  it("a handler that asks at once becomes a task also when its tool is loaded already, after a cancelled one", async () => {
+    const h = new Harness({ registry });
+    for (let round = 0; round < 2; round++) {
+      const taskId = ((await send(h, "tools/call", { name: "confirm" }, WITH_TASKS)).result as Message).taskId as string;
+      expect(typeof taskId).toBe("string");
+      await until(async () => (((await send(h, "tasks/get", { taskId }, WITH_TASKS)).result as Message).status === "input_required" ? true : undefined));
+      expect((await send(h, "tasks/cancel", { taskId }, WITH_TASKS)).result).toMatchObject({ resultType: "complete" });
+    }
+  });
+
   it("asks marked beforeTask are input_required rounds; the retry with the answer becomes the task", async () => {
     const h = new Harness({ registry });
     const named = label();

@@ -91,6 +91,12 @@ export class TaskRun implements TaskHooks {
     });
   }
 
+  /** The call this run follows; set before the call runs, as its handler may ask for input at once. */
+  attach<C extends Cancellable>(call: C): C {
+    this.#call = call;
+    return call;
+  }
+
   /** 2025 era: the task exists before its handler runs. */
   begin<C extends Cancellable>(call: C): C {
     this.#call = call;

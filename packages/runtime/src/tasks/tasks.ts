@@ -85,7 +85,7 @@ export class Tasks implements TaskBook {
       modern ? this.modernResponse(id, { resultType: "task", ...wireTask(record, true) }) : resultResponse(id, JSON.stringify({ task: wireTask(record, false) }));
     const run = new TaskRun(this, host, this.owner(host, sink), name, modern, typeof ttl === "number" && ttl > 0 ? Math.floor(ttl) : undefined, respond, sink);
     const tasked: RequestContext = { ...ctx, sink: new TaskSink(sink, run) };
-    const call = new ToolCall(tasked, slot, args);
+    const call = run.attach(new ToolCall(tasked, slot, args));
     call.taskRun = run;
     // 2025 era: the client asked for a task, which exists before the handler runs; 2026: see run.ts.
     return run.start(call, host.start(tasked, () => (modern ? call : run.begin(call))));
