@@ -6,7 +6,7 @@
 import type { Era } from "./era.js";
 import type { AuthInfo, ListKind } from "./handler.js";
 import type { ErrorKind } from "./errors.js";
-import type { Outgoing, RequestStateCodec } from "./input.js";
+import type { InputMethod, Outgoing, RequestStateCodec } from "./input.js";
 import type { ResolvedServerOptions } from "./options.js";
 import type { RequestId } from "./protocol.js";
 import type { Results } from "./results.js";
@@ -80,4 +80,16 @@ export interface RequestContext {
   /** The protocol version: the session's (2025 era) or the request's `_meta` (2026 era). */
   readonly version: string;
   readonly sink: Sink;
+}
+
+/** What an `Invocation` asks of the task it may become (see invocation.ts). */
+export interface TaskHooks {
+  /** The call runs as a task (its response no longer goes to the request). */
+  readonly adopted: boolean;
+  /** The handler is about to be called (its tool is loaded and its input valid). */
+  started(): void;
+  /** 2026 era: an ask the task answers (through `tasks/update`); `undefined`: ask as usual. */
+  ask(method: InputMethod, key: string, params: Record<string, unknown>, beforeTask: boolean): Promise<unknown> | undefined;
+  /** 2025 era: a server→client request of this call is waiting for the client until `answered` settles. */
+  waiting(answered: Promise<unknown>): void;
 }

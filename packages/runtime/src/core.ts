@@ -6,6 +6,7 @@
  */
 import { toolSlot, type ToolSlot } from "./call.js";
 import type { Services } from "./context.js";
+import type { Era } from "./era.js";
 import type { ListKind } from "./handler.js";
 import { Outgoing, RequestStateCodec } from "./input.js";
 import { Lazy } from "./lazy.js";
@@ -15,6 +16,7 @@ import type { Primitives } from "./primitives.js";
 import type { Registry } from "./registry.js";
 import { capabilitiesOf, kindsOf, Results, type Kinds } from "./results.js";
 import { Subscriptions } from "./subscriptions.js";
+import { Tasks } from "./tasks/tasks.js";
 
 /** The lists a server serves, by method. */
 export interface ListPages {
@@ -27,7 +29,8 @@ export interface ListPages {
 export class Core implements Services {
   readonly options: ResolvedServerOptions;
   readonly kinds: Kinds;
-  readonly capabilities: Record<string, unknown>;
+  /** The capabilities of each era (they differ in how tasks are announced). */
+  readonly capabilities: Readonly<Record<Era, Record<string, unknown>>>;
   readonly results: Results;
   readonly tools = new Map<string, ToolSlot>();
   /** Resources, prompts and completion: loaded on the first request that needs them. */
@@ -37,6 +40,8 @@ export class Core implements Services {
   readonly requestState: RequestStateCodec;
   /** Who hears about changes (2025-era sessions and subscriptions, 2026-era listen streams). */
   readonly subscriptions: Subscriptions;
+  /** Tool calls that run as tasks, and the `tasks/*` methods. */
+  readonly tasks: Tasks;
 
   constructor(
     readonly registry: Registry,
@@ -48,7 +53,9 @@ export class Core implements Services {
     for (const entry of registry.tools) this.tools.set(entry.name, toolSlot(entry));
     this.primitives = new Lazy(() => import("./primitives.js").then(({ Primitives }) => new Primitives(registry)));
     this.kinds = kindsOf(registry);
-    this.capabilities = capabilitiesOf(this.kinds);
+    this.tasks = new Tasks(this.tools, this.options.tasks, registry.server);
+    const capabilities = capabilitiesOf(this.kinds);
+    this.capabilities = { legacy: { ...capabilities, ...this.tasks.capabilities(false) }, modern: { ...capabilities, ...this.tasks.capabilities(true) } };
     this.subscriptions = new Subscriptions(this.kinds, this.options.maxSubscriptions);
     this.results = new Results(registry, this.options, this.capabilities);
 

@@ -26,7 +26,7 @@ import { ClientRequestError, ToolError } from "./handler.js";
 import { INPUT_METHODS, isAnswer, type InputMethod, type SealedInput, type StateBinding } from "./input.js";
 import { idJson } from "./json.js";
 import { isObject, logLevelRank, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, type RequestId } from "./protocol.js";
-import type { Cancellable, Channel, RequestContext, Sink } from "./context.js";
+import type { Cancellable, Channel, RequestContext, Sink, TaskHooks } from "./context.js";
 
 const RESOLVED: Promise<void> = Promise.resolve();
 /** What the race against cancellation resolves to when the client cancelled first. */
@@ -71,6 +71,8 @@ export abstract class Invocation implements ToolContext, Cancellable {
   private declare usedOutgoing: boolean;
   /** The handler's own promise, awaited (within a grace period) when the connection shuts down. */
   declare running: PromiseLike<unknown> | undefined;
+  /** Set when this call may run as a task (tasks/run.ts): asks for input may go through the task. */
+  declare taskRun: TaskHooks | undefined;
 
   constructor(ctx: RequestContext) {
     const modern = ctx.era === "modern";
@@ -97,6 +99,7 @@ export abstract class Invocation implements ToolContext, Cancellable {
     this.inputSeq = 0;
     this.usedOutgoing = false;
     this.running = undefined;
+    this.taskRun = undefined;
   }
 
   // ── the pipeline, per kind of request ──
@@ -206,6 +209,7 @@ export abstract class Invocation implements ToolContext, Cancellable {
         if (problem !== undefined) return this.error("invalidParams", `Invalid params: ${problem}`);
         if (this.cancelled) return undefined;
       }
+      this.taskRun?.started();
       const outcome = await this.race(this.invoke());
       if (outcome === CANCELLED) return undefined;
       if (outcome === INPUT_REQUIRED) return await this.inputRequired();
@@ -263,6 +267,8 @@ export abstract class Invocation implements ToolContext, Cancellable {
     if (this.modern) {
       const answer = this.answer(key, method);
       if (answer !== undefined) return Promise.resolve(answer);
+      const viaTask = this.taskRun?.ask(method, key, params, options?.beforeTask === true);
+      if (viaTask !== undefined) return viaTask;
       const round = (this.round ??= newRound());
       round.asked.set(key, { method, params });
       // Asks made together (Promise.all) land in one input_required result.
@@ -274,6 +280,7 @@ export abstract class Invocation implements ToolContext, Cancellable {
     }
     const { id, result } = this.conn.services.outgoing.open(this, { connection: this.conn, ephemeral: this.conn.ephemeral, subject: this.auth?.subject });
     this.usedOutgoing = true;
+    this.taskRun?.waiting(result);
     void this.notify(method, params, id);
     return result;
   }

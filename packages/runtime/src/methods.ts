@@ -12,6 +12,7 @@ import type { Invocation } from "./invocation.js";
 import type { Primitives } from "./primitives.js";
 import { clip, isObject, LOG_LEVEL_RANK, logLevelRank, MAX_URI_LENGTH, type RequestId } from "./protocol.js";
 import type { SessionTarget } from "./subscriptions.js";
+import { taskSupport } from "./tasks/tasks.js";
 
 /** What the table's handlers use of the connection a request arrived on. */
 export interface MethodHost extends Channel, SessionTarget {
@@ -68,6 +69,8 @@ export const METHODS: ReadonlyMap<string, Method> = new Map<string, Method>([
         if (typeof named === "string") return named;
         const slot = host.services.tools.get(named.name);
         if (!slot) return refuse(ctx.sink, ctx.id, "invalidParams", `Unknown tool: ${clip(named.name)}`);
+        // A tool with task support: the task runner decides whether this call becomes a task (tasks/).
+        if (taskSupport(slot) !== "forbidden") return host.services.tasks.call(host, ctx, slot, named.args);
         return host.start(ctx, () => new ToolCall(ctx, slot, named.args));
       },
     },
@@ -129,6 +132,12 @@ export const METHODS: ReadonlyMap<string, Method> = new Map<string, Method>([
     },
   ],
   ["subscriptions/listen", { eras: MODERN, handler: (host, ctx) => host.listen(ctx) }],
+  // Tasks (tasks/tasks.ts): the 2025-11-25 methods and the 2026-07-28 extension's.
+  ["tasks/get", { eras: BOTH, handler: (host, ctx) => host.services.tasks.request(host, ctx) }],
+  ["tasks/cancel", { eras: BOTH, handler: (host, ctx) => host.services.tasks.request(host, ctx) }],
+  ["tasks/result", { eras: LEGACY, handler: (host, ctx) => host.services.tasks.request(host, ctx) }],
+  ["tasks/list", { eras: LEGACY, handler: (host, ctx) => host.services.tasks.request(host, ctx) }],
+  ["tasks/update", { eras: MODERN, handler: (host, ctx) => host.services.tasks.request(host, ctx) }],
 ]);
 
 /** Answers `ctx` from the table, or -32601 when its method does not exist in its era. */

@@ -2,6 +2,7 @@
  * The server's options: what can be set, and the one place they are resolved into a fully-defaulted value.
  */
 import type { RequestId } from "./protocol.js";
+import { resolveTaskOptions, type ResolvedTaskOptions, type TaskOptions } from "./tasks/options.js";
 
 export interface ErrorContext {
   /** What failed: a tool's handler, a resource's (or template's), a prompt's, or a completion handler. */
@@ -40,13 +41,16 @@ export interface ServerOptions {
   requestStateTtlMs?: number;
   /** The time in ms, for `requestState` expiry (default `Date.now`; tests advance their own). */
   clock?: () => number;
+  /** Tools with `execution.taskSupport`: where tasks are kept, their time to live, poll interval (clock: `clock`). */
+  tasks?: TaskOptions;
 }
 
-export type ResolvedServerOptions = Readonly<Required<ServerOptions>>;
+export type ResolvedServerOptions = Readonly<Required<Omit<ServerOptions, "tasks">> & { tasks: ResolvedTaskOptions }>;
 
 /** Fills in defaults and checks ranges; the only place options are resolved. */
 export function resolveServerOptions(options: ServerOptions = {}): ResolvedServerOptions {
-  const resolved: Required<ServerOptions> = {
+  const clock = options.clock ?? Date.now;
+  const resolved: Required<Omit<ServerOptions, "tasks">> & { tasks: ResolvedTaskOptions } = {
     pageSize: options.pageSize ?? Number.POSITIVE_INFINITY,
     ttlMs: options.ttlMs ?? 300_000,
     cacheScope: options.cacheScope ?? "public",
@@ -54,7 +58,8 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
     onError: options.onError ?? ((error, { kind, tool }) => console.error(`[mcpgen] ${kind} "${tool}" failed:`, error)),
     requestStateSecret: options.requestStateSecret ?? crypto.getRandomValues(new Uint8Array(32)),
     requestStateTtlMs: options.requestStateTtlMs ?? 600_000,
-    clock: options.clock ?? Date.now,
+    clock,
+    tasks: resolveTaskOptions({ now: clock, ...options.tasks }),
   };
   if ((!Number.isSafeInteger(resolved.pageSize) && resolved.pageSize !== Number.POSITIVE_INFINITY) || resolved.pageSize < 1) {
     throw new RangeError(`pageSize must be a positive integer (or Infinity), got ${resolved.pageSize}`);

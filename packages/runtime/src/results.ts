@@ -4,7 +4,7 @@
  * server's `serverInfo` in `_meta`, caching hints) around what a request produced.
  */
 import { resultResponse } from "./errors.js";
-import { SUPPORTED_PROTOCOL_VERSIONS } from "./era.js";
+import { SUPPORTED_PROTOCOL_VERSIONS, type Era } from "./era.js";
 import { idJson } from "./json.js";
 import type { ResolvedServerOptions } from "./options.js";
 import { META_SERVER_INFO, type RequestId } from "./protocol.js";
@@ -59,7 +59,8 @@ export class Results {
   constructor(
     private readonly registry: Registry,
     options: ResolvedServerOptions,
-    private readonly capabilities: Record<string, unknown>,
+    /** Per era: tasks are announced differently (see tasks/tasks.ts). */
+    private readonly capabilities: Readonly<Record<Era, Record<string, unknown>>>,
   ) {
     this.#serverInfoMeta = `"_meta":{${JSON.stringify(META_SERVER_INFO)}:${JSON.stringify(registry.server)}}`;
     this.cacheHints = `"ttlMs":${options.ttlMs},"cacheScope":${JSON.stringify(options.cacheScope)}`;
@@ -67,7 +68,7 @@ export class Results {
     const discover = {
       resultType: "complete",
       supportedVersions: SUPPORTED_PROTOCOL_VERSIONS,
-      capabilities,
+      capabilities: capabilities.modern,
       ...(registry.instructions !== undefined && { instructions: registry.instructions }),
     };
     this.#discover = `${JSON.stringify(discover).slice(0, -1)},${this.listTail}}`;
@@ -84,7 +85,7 @@ export class Results {
     if (result === undefined) {
       result = JSON.stringify({
         protocolVersion: version,
-        capabilities: this.capabilities,
+        capabilities: this.capabilities.legacy,
         serverInfo: this.registry.server,
         ...(this.registry.instructions !== undefined && { instructions: this.registry.instructions }),
       });

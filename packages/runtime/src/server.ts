@@ -6,6 +6,7 @@
 import { Connection, type ConnectOptions } from "./connection.js";
 import type { Sink } from "./context.js";
 import { Core } from "./core.js";
+import type { Era } from "./era.js";
 import type { ListKind } from "./handler.js";
 import type { ResolvedServerOptions, ServerOptions } from "./options.js";
 import type { Registry } from "./registry.js";
@@ -38,9 +39,9 @@ export class Server {
     return new Connection(this.#core, sink, options);
   }
 
-  /** Capabilities assembled from the registry (the same in both eras). */
-  capabilities(): Record<string, unknown> {
-    return structuredClone(this.#core.capabilities);
+  /** Capabilities assembled from the registry, for an era (they differ only in how tasks are announced). */
+  capabilities(era: Era = "modern"): Record<string, unknown> {
+    return structuredClone(this.#core.capabilities[era]);
   }
 
   /**
