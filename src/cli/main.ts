@@ -1,5 +1,5 @@
 /**
- * The `mcpgen` command line: `build`, `init`, `bundle` and `server-json`. Messages go to stderr; exit 0 ok,
+ * The `mcpgen` command line: `build`, `init`, `bundle`, `server-json` and `docs`. Messages go to stderr; exit 0 ok,
  * 1 problems, 2 usage, 3 an internal error (a bug in mcpgen: one line, the stack only with MCPGEN_DEBUG set).
  */
 import path from "node:path";
@@ -29,9 +29,10 @@ export function program(): Command {
     .option("-H, --handlers <dir>", "handler folder; missing stubs are created, existing files never touched", DEFAULTS.handlers)
     .option("-c, --check", "write nothing; exit 1 if the output folder or a handler file is missing or stale")
     .option("--no-cache", "recompile everything (the cache lives in node_modules/.cache/mcpgen)")
+    .option("--client", "also write client.gen.ts, a typed client (one method per tool, prompt and resource) over the official SDK's Client; needs @modelcontextprotocol/sdk")
     .option("-j, --jobs <n>", "compile threads (default: one per CPU but one, at most 4, for 200+ tools and types to compile)", parseJobs)
     .addOption(new Option("-q, --quiet", "print only problems"))
-    .action(async (schemas: string, opts: { out: string; handlers: string; check?: boolean; cache: boolean; jobs?: number; quiet?: boolean }) => {
+    .action(async (schemas: string, opts: { out: string; handlers: string; check?: boolean; cache: boolean; jobs?: number; quiet?: boolean; client?: boolean }) => {
       const started = performance.now();
       const result = await build({
         schemas,
@@ -40,6 +41,7 @@ export function program(): Command {
         check: opts.check ?? false,
         cache: opts.cache,
         ...(opts.jobs !== undefined && { jobs: opts.jobs }),
+        ...(opts.client && { client: true }),
       });
       report(result, (performance.now() - started) / 1000, opts.quiet ?? false);
       if (result.mode === "check" && !result.upToDate) process.exitCode = 1;
@@ -90,6 +92,22 @@ export function program(): Command {
         `mcpgen: ${m.name} ${m.version} → ${shown(result.file)} (${kib(result.bytes)}; server ${kib(result.serverBytes)} from ${result.inputs} files; ` +
           `${m.tools?.length ?? 0} tools, ${m.prompts?.length ?? 0} prompts, ${Object.keys(m.user_config ?? {}).length} settings; ${seconds(started)})`,
       );
+    });
+
+  cli
+    .command("docs")
+    .description("write a catalog of the server (tools with their hints, inputs, outputs and examples; resources; prompts) as Markdown and a self-contained HTML page")
+    .argument("[schemas]", "the schemas folder", DEFAULTS.schemas)
+    .option("-o, --out <dir>", "the folder for index.md and index.html; replaces only files mcpgen docs wrote", "docs")
+    .addOption(new Option("-f, --format <format>", "what to write").choices(["md", "html", "both"]).default("both"))
+    .addOption(new Option("-q, --quiet", "print only problems"))
+    .action(async (schemas: string, opts: { out: string; format: "md" | "html" | "both"; quiet?: boolean }) => {
+      const started = performance.now();
+      const { docs } = await import("../docs/index.js");
+      const result = await docs({ schemas, out: opts.out, format: opts.format }, VERSION);
+      for (const warning of result.warnings) say(formatDiagnostic(warning));
+      if (opts.quiet) return;
+      say(`mcpgen: docs → ${result.written.map(shown).join(", ")} (${seconds(started)})`);
     });
 
   cli

@@ -19,6 +19,8 @@ export interface BuildOptions {
    * at least 200 tools and type units need compiling; an explicit number applies whatever the count).
    */
   jobs?: number;
+  /** Also emit `client.gen.ts`, a typed client over the official SDK's `Client` (default false). */
+  client?: boolean;
 }
 
 export interface BuildConfig {
@@ -31,6 +33,7 @@ export interface BuildConfig {
   cacheDir: string | undefined;
   /** Undefined: decided by the amount of work and the CPUs (see `BuildOptions.jobs`). */
   jobs: number | undefined;
+  client: boolean;
 }
 
 export const DEFAULTS = { schemas: "schemas", out: "generated", handlers: "src/handlers" } as const;
@@ -45,6 +48,7 @@ export function resolveConfig(options: BuildOptions = {}): BuildConfig {
     check: options.check ?? false,
     cacheDir: options.cache === false ? undefined : path.join(cwd, "node_modules", ".cache", "mcpgen"),
     jobs: options.jobs,
+    client: options.client ?? false,
   };
 }
 

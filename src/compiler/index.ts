@@ -89,3 +89,25 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   if (input) saveStamp(config, { input, counts, handlers: [...emitted.stubs.keys()], warnings: sortDiagnostics(warnings) }, emitted, last?.found);
   return { mode: "write", config, counts, warnings: sortDiagnostics([...warnings, ...leftBehind(emitted.stubs.keys(), config)]), ...written };
 }
+
+export type { ServerIR, ToolIR, ResourceIR, TemplateIR, PromptIR } from "./ir.js";
+
+/**
+ * The server as the compiler sees it, for tools that read it rather than build it (`mcpgen docs`):
+ * load → check → normalize → IR, nothing emitted or written. Throws `DiagnosticError` on any error.
+ */
+export async function compileIr(options: Pick<BuildOptions, "schemas" | "cwd"> = {}): Promise<{ ir: import("./ir.js").ServerIR; warnings: Diagnostic[] }> {
+  const config = resolveConfig({ ...options, cache: false });
+  const diagnostics: Diagnostic[] = [];
+  const warnings: Diagnostic[] = [];
+  const gate = <T>(result: T & { diagnostics: Diagnostic[] }): T => {
+    for (const d of result.diagnostics) (isWarning(d) ? warnings : diagnostics).push(d);
+    return result;
+  };
+  const [{ check }, { normalize }, { toIR }] = await Promise.all([import("./check.js"), import("./normalize.js"), import("./ir.js")]);
+  const { sources } = gate(await load(config.schemasDir, config.cwd));
+  const { checked } = sources && !diagnostics.length ? gate(check(sources)) : { checked: undefined };
+  const { normalized } = checked && !diagnostics.length ? gate(normalize(checked)) : { normalized: undefined };
+  if (diagnostics.length || !checked || !normalized) throw new DiagnosticError([...diagnostics, ...warnings]);
+  return { ir: toIR(checked, normalized), warnings: sortDiagnostics(warnings) };
+}

@@ -57,7 +57,7 @@ export function codeDigest(): string {
 /** The digest of a build's whole input. */
 export function inputDigest(schemas: string, config: BuildConfig): string {
   return createHash("sha256")
-    .update(JSON.stringify([schemas, config.schemasDir, config.outDir, config.handlersDir, codeDigest()]))
+    .update(JSON.stringify([schemas, config.schemasDir, config.outDir, config.handlersDir, config.client, codeDigest()]))
     .digest("hex");
 }
 

@@ -20,6 +20,7 @@ describe("resolveConfig", () => {
       check: false,
       cacheDir: "/p/node_modules/.cache/mcpgen",
       jobs: undefined,
+      client: false,
     });
     expect(resolveConfig({ cwd: "/p", schemas: "s", out: "../o", handlers: "/h", check: true, cache: false, jobs: 3 })).toEqual({
       cwd: "/p",
@@ -29,6 +30,7 @@ describe("resolveConfig", () => {
       check: true,
       cacheDir: undefined,
       jobs: 3,
+      client: false,
     });
     expect(resolveConfig().cwd).toBe(path.resolve(process.cwd()));
   });

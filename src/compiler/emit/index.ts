@@ -17,6 +17,7 @@ import type { ServerIR, ToolIR } from "../ir.js";
 import { compileAll } from "./parallel.js";
 import { compileModule, moduleKey, toolRequest, type Request, type ValidatorModule } from "./validators.js";
 import { registryView } from "./registry.js";
+import { clientView } from "./client.js";
 import { render } from "./render.js";
 
 /** A named export of a validator module, with its doc comment. */
@@ -148,6 +149,7 @@ export async function emit(
   files.set("registry.gen.ts", render("registry.gen.ts", { ...header(ir.sources), ...registryView(ir, contract, handlerImport) }));
   files.set("handlers.gen.ts", render("handlers.gen.ts", { ...header(ir.sources), primitives, ...contract }));
   files.set("server.gen.ts", render("server.gen.ts", header(ir.sources)));
+  if (config.client) files.set("client.gen.ts", render("client.gen.ts", { ...header(ir.sources), ...clientView(ir) }));
 
   const stubs = new Map<string, string>();
   for (const item of [...contract.tools, ...contract.resources, ...contract.templates, ...contract.prompts]) {
