@@ -39,6 +39,7 @@ export interface ToolFile {
   icons?: Record<string, unknown>[];
   _meta?: Record<string, unknown>;
   hidden?: boolean;
+  execution?: { taskSupport?: "forbidden" | "optional" | "required" };
   examples?: ToolExample[];
 }
 
@@ -136,8 +137,6 @@ function checkToolFile(doc: SourceDoc, ctx: Context): ToolFile[] {
       ...ajvDiagnostics(validateTool.errors, doc.file, "").map((d) => {
         if (d.message !== "unknown property") return d;
         if (d.pointer === "/annotations") return { ...d, message: "unknown property: behaviour hints belong in annotations.json" };
-        // MCP's execution.taskSupport: tasks are not implemented, so a tool cannot promise them.
-        if (d.pointer === "/execution") return { ...d, message: "`execution` (task support) is not supported yet: remove it, and the tool runs as an ordinary call" };
         return d;
       }),
     );

@@ -89,6 +89,7 @@ export function toIR(checked: Checked, normalized: Normalized): ServerIR {
         ...(Object.keys(annotations).length > 0 && { annotations: orderHints(annotations) }),
         ...(f.icons !== undefined && { icons: f.icons }),
         ...(f._meta !== undefined && { _meta: f._meta }),
+        ...(f.execution !== undefined && { execution: f.execution }),
       };
       return {
         name: f.name,

@@ -93,6 +93,12 @@ export const toolFileSchema = {
     inputSchema: { type: ["object", "boolean"] },
     outputSchema: { type: ["object", "boolean"] },
     hidden: { type: "boolean" },
+    // MCP's ToolExecution: whether a call may (or must) run as a task.
+    execution: {
+      type: "object",
+      additionalProperties: false,
+      properties: { taskSupport: { enum: ["forbidden", "optional", "required"] } },
+    },
     examples: {
       type: "array",
       items: {

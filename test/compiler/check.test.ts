@@ -278,9 +278,12 @@ const cases: { name: string; given: Record<string, unknown>; want: string[] }[] 
     ],
   },
   {
-    name: "task support is not there yet",
-    given: server({ a: { inputSchema: obj, execution: { taskSupport: "optional" } } }),
-    want: ["schemas/tools/a.json#/execution: `execution` (task support) is not supported yet: remove it, and the tool runs as an ordinary call"],
+    name: "task support is one of forbidden, optional, required; nothing else goes under execution",
+    given: server({ a: { inputSchema: obj, execution: { taskSupport: "sometimes" } }, b: { inputSchema: obj, execution: { taskSupport: "required", ttl: 1 } }, c: { inputSchema: obj, execution: { taskSupport: "optional" } } }),
+    want: [
+      'schemas/tools/a.json#/execution/taskSupport: must be one of ["forbidden","optional","required"]',
+      "schemas/tools/b.json#/execution/ttl: unknown property",
+    ],
   },
   {
     name: "x-mcp-header: the constraints of the 2026-07-28 spec, each at its place",

@@ -60,7 +60,10 @@ export class ToolCall extends Invocation {
     if (isNamedError(error, "ToolError") || error instanceof ToolError || error instanceof ClientRequestError) return this.finish(errorResult(error.message));
     this.report(error, "tool", this.slot.entry.name);
     const kind = error instanceof Error ? error.name : typeof error;
-    return this.finish(errorResult(`Tool "${this.slot.entry.name}" failed with an internal error (${kind}); the details were logged on the server.`));
+    const message = `Tool "${this.slot.entry.name}" failed with an internal error (${kind}); the details were logged on the server.`;
+    // A task reports a crash as a protocol error (status "failed"); a tool's own error stays a result.
+    if (this.taskRun?.adopted === true) return this.error("internalError", message);
+    return this.finish(errorResult(message));
   }
 
   protected binding(): StateBinding {

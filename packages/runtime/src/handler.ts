@@ -136,6 +136,12 @@ export interface InputOptions {
    * order). Keys must be stable from one round to the next: the handler runs again on every retry.
    */
   key?: string;
+  /**
+   * 2026 era, a tool with task support: ask this before the call becomes a task. Such asks are answered
+   * through `input_required` rounds like any 2026 ask; the task is created on the round that has them all.
+   * Other asks of a call that may run as a task make it one, and wait for the client's `tasks/update`.
+   */
+  beforeTask?: boolean;
 }
 
 /**

@@ -27,6 +27,7 @@ import { INPUT_METHODS, isAnswer, type InputMethod, type SealedInput, type State
 import { idJson } from "./json.js";
 import { isObject, logLevelRank, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, type RequestId } from "./protocol.js";
 import type { Connection, Sink } from "./server.js";
+import type { TaskHooks } from "./tasks/run.js";
 
 const RESOLVED: Promise<void> = Promise.resolve();
 /** What the race against cancellation resolves to when the client cancelled first. */
@@ -78,6 +79,8 @@ export abstract class Invocation implements ToolContext, Cancellable {
   private declare usedOutgoing: boolean;
   /** The handler's own promise, awaited (within a grace period) when the connection shuts down. */
   declare running: PromiseLike<unknown> | undefined;
+  /** Set when this call may run as a task (tasks/run.ts): asks for input may go through the task. */
+  declare taskRun: TaskHooks | undefined;
 
   constructor(
     conn: Connection,
@@ -109,6 +112,7 @@ export abstract class Invocation implements ToolContext, Cancellable {
     this.inputSeq = 0;
     this.usedOutgoing = false;
     this.running = undefined;
+    this.taskRun = undefined;
   }
 
   // ── the pipeline, per kind of request ──
@@ -218,6 +222,7 @@ export abstract class Invocation implements ToolContext, Cancellable {
         if (problem !== undefined) return this.error("invalidParams", `Invalid params: ${problem}`);
         if (this.cancelled) return undefined;
       }
+      this.taskRun?.started();
       const outcome = await this.race(this.invoke());
       if (outcome === CANCELLED) return undefined;
       if (outcome === INPUT_REQUIRED) return await this.inputRequired();
@@ -276,6 +281,8 @@ export abstract class Invocation implements ToolContext, Cancellable {
     if (this.modern) {
       const answer = this.answer(key, method);
       if (answer !== undefined) return Promise.resolve(answer);
+      const viaTask = this.taskRun?.ask(method, key, params, options?.beforeTask === true);
+      if (viaTask !== undefined) return viaTask;
       const round = (this.round ??= newRound());
       round.asked.set(key, { method, params });
       // Asks made together (Promise.all) land in one input_required result.
@@ -287,6 +294,7 @@ export abstract class Invocation implements ToolContext, Cancellable {
     }
     const { id, result } = this.conn.server.outgoing.open(this, { connection: this.conn, ephemeral: this.conn.ephemeral, subject: this.auth?.subject });
     this.usedOutgoing = true;
+    this.taskRun?.waiting(result);
     void this.notify(method, params, id);
     return result;
   }

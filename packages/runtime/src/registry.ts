@@ -44,6 +44,8 @@ export interface WireTool {
   annotations?: Record<string, unknown>;
   icons?: Record<string, unknown>[];
   _meta?: Record<string, unknown>;
+  /** Whether a call may (`optional`) or must (`required`) run as a task; `forbidden` when absent. */
+  execution?: { taskSupport?: "forbidden" | "optional" | "required" };
 }
 
 export interface ToolEntry {

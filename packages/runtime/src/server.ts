@@ -43,6 +43,7 @@ import { idJson } from "./json.js";
 import { Lazy } from "./lazy.js";
 import type { Primitives, RequestFrame } from "./primitives.js";
 import { META_SUBSCRIPTION_ID, Subscriptions, type Listener, type SessionTarget, type SubscriptionStats } from "./subscriptions.js";
+import { isTaskMethod, resolveTaskOptions, Tasks, type TaskOptions } from "./tasks/tasks.js";
 
 /** Where a connection's server→client messages go (for stdio: stdout; for HTTP: the request's stream). */
 export interface Sink {
@@ -97,13 +98,15 @@ export interface ServerOptions {
   requestStateSecret?: string | Uint8Array;
   /** 2026 era: how long a `requestState` stays valid, in ms (default 600 000). */
   requestStateTtlMs?: number;
+  /** Tools with `execution.taskSupport`: where tasks are kept, their time to live, poll interval, clock. */
+  tasks?: TaskOptions;
 }
 
-export type ResolvedServerOptions = Readonly<Required<ServerOptions>>;
+export type ResolvedServerOptions = Readonly<Required<Omit<ServerOptions, "tasks">> & { tasks: ReturnType<typeof resolveTaskOptions> }>;
 
 /** Fills in defaults and checks ranges; the only place options are resolved. */
 export function resolveServerOptions(options: ServerOptions = {}): ResolvedServerOptions {
-  const resolved: Required<ServerOptions> = {
+  const resolved: Required<Omit<ServerOptions, "tasks">> & { tasks: ReturnType<typeof resolveTaskOptions> } = {
     pageSize: options.pageSize ?? Number.POSITIVE_INFINITY,
     ttlMs: options.ttlMs ?? 300_000,
     cacheScope: options.cacheScope ?? "public",
@@ -111,6 +114,7 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
     onError: options.onError ?? ((error, { kind, tool }) => console.error(`[mcpgen] ${kind} "${tool}" failed:`, error)),
     requestStateSecret: options.requestStateSecret ?? crypto.getRandomValues(new Uint8Array(32)),
     requestStateTtlMs: options.requestStateTtlMs ?? 600_000,
+    tasks: resolveTaskOptions(options.tasks),
   };
   if ((!Number.isSafeInteger(resolved.pageSize) && resolved.pageSize !== Number.POSITIVE_INFINITY) || resolved.pageSize < 1) {
     throw new RangeError(`pageSize must be a positive integer (or Infinity), got ${resolved.pageSize}`);
@@ -178,6 +182,8 @@ export class Server {
   readonly requestState: RequestStateCodec;
   /** @internal Who hears about changes (2025-era sessions and subscriptions, 2026-era listen streams). */
   readonly subscriptions: Subscriptions;
+  /** @internal Tool calls that run as tasks, and the `tasks/*` methods. */
+  readonly tasks: Tasks;
   /** @internal 2026 era: `"ttlMs":…,"cacheScope":…` of results that are the same for every caller. */
   readonly cacheHints: string;
   /** `"_meta":{"io.modelcontextprotocol/serverInfo":{…}}`, spliced into every 2026-era result. */
@@ -207,6 +213,7 @@ export class Server {
       completions: hasCompletions(registry.prompts ?? []) || hasCompletions(templates),
     };
     this.subscriptions = new Subscriptions(this.kinds, this.options.maxSubscriptions);
+    this.tasks = new Tasks(this, this.options.tasks);
 
     this.serverInfoMeta = `"_meta":{${JSON.stringify(META_SERVER_INFO)}:${JSON.stringify(registry.server)}}`;
     this.cacheHints = `"ttlMs":${this.options.ttlMs},"cacheScope":${JSON.stringify(this.options.cacheScope)}`;
@@ -242,13 +249,14 @@ export class Server {
    * 2025-era sessions hear them unasked (`resources/subscribe` for updates), 2026-era clients on
    * `subscriptions/listen`.
    */
-  capabilities(_era: Era): Record<string, unknown> {
+  capabilities(era: Era): Record<string, unknown> {
     const capabilities: Record<string, unknown> = {};
     if (this.kinds.tools) capabilities.tools = { listChanged: true };
     if (this.kinds.resources) capabilities.resources = { subscribe: true, listChanged: true };
     if (this.kinds.prompts) capabilities.prompts = { listChanged: true };
     if (this.kinds.completions) capabilities.completions = {};
     capabilities.logging = {}; // handlers may call ctx.log()
+    Object.assign(capabilities, this.tasks.capabilities(era === "modern"));
     return capabilities;
   }
 
@@ -534,6 +542,7 @@ export class Connection implements SessionTarget {
       case "subscriptions/listen":
         return this.listen(id, params, sink);
       default:
+        if (isTaskMethod(method)) return this.server.tasks.request(this, id, method, params, meta, true, sink);
         return errorResponse(id, "methodNotFound", `Method not found: ${clip(method)}`);
     }
   }
@@ -566,6 +575,7 @@ export class Connection implements SessionTarget {
         return resultResponse(id, "{}");
       }
       default:
+        if (isTaskMethod(method)) return this.server.tasks.request(this, id, method, params, meta, false, sink);
         return errorResponse(id, "methodNotFound", `Method not found: ${clip(method)}`);
     }
   }
@@ -687,6 +697,10 @@ export class Connection implements SessionTarget {
     const args = params?.arguments ?? {};
     if (!isObject(args)) return errorResponse(id, "invalidParams", 'Invalid params: "arguments" must be an object');
     if (this.inFlight.has(id)) return this.idInUse(id);
+    // A tool with task support: the task runner decides whether this call becomes a task (tasks/).
+    if (slot.entry.wire.execution?.taskSupport === "optional" || slot.entry.wire.execution?.taskSupport === "required") {
+      return this.server.tasks.call(this, slot, id, args, meta, version, modern, sink, params, (call) => this.track(id, call));
+    }
     const call = new ToolCall(this, slot, id, args, meta, version, modern, sink, modern ? params : undefined);
     this.track(id, call);
     return call.run();

@@ -28,6 +28,7 @@ function invalidChars(value: string): boolean {
 export function nameSource(method: string, params: Record<string, unknown> | undefined): { field: string; value: unknown } | undefined {
   if (method === "tools/call" || method === "prompts/get") return { field: "params.name", value: params?.name };
   if (method === "resources/read") return { field: "params.uri", value: params?.uri };
+  if (method === "tasks/get" || method === "tasks/update" || method === "tasks/cancel") return { field: "params.taskId", value: params?.taskId };
   return undefined;
 }
 
