@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs the system programs the tests drive, from Debian's packages, when they are missing:
-# chromium (the docs page checked in a real browser). Each entry is "<program> <debian-package>";
+# chromium (the docs page checked in a real browser), redis-server (shared state across instances). Each entry is "<program> <debian-package>";
 # extend the list with one line. Prints what it does; never fails the run itself: a test that needs a
 # missing program fails with a message saying how to install it.
 set -uo pipefail
 NEEDED=(
   "/usr/bin/chromium chromium"
+  "redis-server redis-server"
 )
 missing=()
 for entry in "${NEEDED[@]}"; do
