@@ -35,6 +35,6 @@ export default async function setup(): Promise<void> {
   await Promise.all([
     run(process.execPath, [TSC, "-p", "tsconfig.example.json", "--outDir", EXAMPLE_BUILD], { cwd: ROOT }),
     buildFixture("wide", writeWideFixture),
-    ...["core", "proto-names"].map((name) => buildFixture(name, (dir) => cpSync(path.join(ROOT, "test/runtime/fixture-schemas", name), dir, { recursive: true }))),
+    ...["core", "proto-names", "cluster"].map((name) => buildFixture(name, (dir) => cpSync(path.join(ROOT, "test/runtime/fixture-schemas", name), dir, { recursive: true }))),
   ]);
 }

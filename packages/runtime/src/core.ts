@@ -16,6 +16,7 @@ import type { Primitives } from "./primitives.js";
 import type { Registry } from "./registry.js";
 import { capabilitiesOf, kindsOf, Results, type Kinds } from "./results.js";
 import { Subscriptions } from "./subscriptions.js";
+import type { Bus } from "./state/bus.js";
 import { Tasks } from "./tasks/tasks.js";
 
 /** The lists a server serves, by method. */
@@ -42,6 +43,8 @@ export class Core implements Services {
   readonly subscriptions: Subscriptions;
   /** Tool calls that run as tasks, and the `tasks/*` methods. */
   readonly tasks: Tasks;
+  /** Settles once changes published on the bus (if any) are delivered here. */
+  readonly listening: Promise<void> = Promise.resolve();
 
   constructor(
     readonly registry: Registry,
@@ -57,6 +60,7 @@ export class Core implements Services {
     const capabilities = capabilitiesOf(this.kinds);
     this.capabilities = { legacy: { ...capabilities, ...this.tasks.capabilities(false) }, modern: { ...capabilities, ...this.tasks.capabilities(true) } };
     this.subscriptions = new Subscriptions(this.kinds, this.options.maxSubscriptions);
+    if (this.options.bus) this.listening = this.#listen(this.options.bus);
     this.results = new Results(registry, this.options, this.capabilities);
 
     const tail = this.results.listTail;
@@ -76,10 +80,33 @@ export class Core implements Services {
   }
 
   resourceUpdated(uri: string): void {
-    this.subscriptions.resourceUpdated(uri);
+    if (this.options.bus) this.#publish({ uri });
+    else this.subscriptions.resourceUpdated(uri);
   }
 
   listChanged(kind: ListKind): void {
-    this.subscriptions.listChanged(kind);
+    if (this.options.bus) this.#publish({ list: kind });
+    else this.subscriptions.listChanged(kind);
   }
+
+  /** A change goes out on the bus; every instance (this one too) delivers it to its own subscribers. */
+  #publish(change: Change): void {
+    this.options.bus?.publish(CHANGES, JSON.stringify(change)).catch((error: unknown) => console.error("[mcpgen] could not publish a change notification:", error));
+  }
+
+  /** Delivers the changes published on the bus by any instance; resolves once subscribed. */
+  async #listen(bus: Bus): Promise<void> {
+    await bus.subscribe(CHANGES, (message) => {
+      const change = JSON.parse(message) as Change;
+      if (typeof change.uri === "string") this.subscriptions.resourceUpdated(change.uri);
+      else if (change.list === "tools" || change.list === "resources" || change.list === "prompts") this.subscriptions.listChanged(change.list);
+    });
+  }
+}
+
+/** The bus channel of change notifications, and what travels on it. */
+const CHANGES = "changes";
+interface Change {
+  uri?: string;
+  list?: ListKind;
 }

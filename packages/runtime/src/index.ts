@@ -14,6 +14,7 @@ export { MemoryTaskStore, type MemoryTaskStoreOptions } from "./tasks/memory.js"
 export { isTerminal, TERMINAL_STATUSES, type TaskError, type TaskPage, type TaskPatch, type TaskRecord, type TaskStatus, type TaskStore } from "./tasks/store.js";
 export { type ResolvedTaskOptions, type TaskOptions } from "./tasks/options.js";
 export { TASKS_EXTENSION } from "./tasks/tasks.js";
+export { LocalBus, type Bus, type Unsubscribe } from "./state/bus.js";
 export { audio, embedded, image, resourceLink, text, toBase64, type AnnotationsInput } from "./content.js";
 export { structured } from "./structured.js";
 export type { SubscriptionFilter, SubscriptionStats } from "./subscriptions.js";

@@ -24,6 +24,8 @@ export interface CliOptions {
   corsOrigins?: string[];
   responseMode?: ResponseMode;
   maxBodyBytes?: number;
+  /** Shared state on Redis for several instances (`--redis`, else `REDIS_URL`). */
+  redis?: string;
 }
 
 export type ParsedArgs = { kind: "serve"; options: CliOptions } | { kind: "help" } | { kind: "error"; message: string };
@@ -46,6 +48,8 @@ Options:
   --response-mode <mode>  HTTP: auto (default), json or sse
   --max-body <bytes>      HTTP: largest request body (default 4194304)
   --page-size <n>         entries per page of every list (default: all in one page)
+  --redis <url>           share tasks, change notifications and stream events with the other instances
+                          of this server through Redis (default: $REDIS_URL; needs @redis/client)
   -h, --help              show this help
 `;
 }
@@ -83,6 +87,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
         else options.maxBodyBytes = Number(value);
         break;
       }
+      case "--redis":
       case "--host":
       case "--path":
       case "--allowed-host":
@@ -91,7 +96,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       case "--response-mode": {
         const value = inline ?? argv[++i];
         if (value === undefined || value === "") return { kind: "error", message: `${flag} needs a value` };
-        if (flag === "--host") options.host = value;
+        if (flag === "--redis") options.redis = value;
+        else if (flag === "--host") options.host = value;
         else if (flag === "--path") {
           if (!value.startsWith("/")) return { kind: "error", message: `--path must start with "/", got "${value}"` };
           options.path = value;
@@ -151,9 +157,25 @@ export async function main(registry: Registry, argv: readonly string[] = process
   keepConsoleOffStdout();
   process.on("unhandledRejection", (reason) => console.error("[mcpgen] unhandled rejection in a handler:", reason));
   const options = parsed.options;
-  const server = createServer(registry, options.pageSize === undefined ? {} : { pageSize: options.pageSize });
+  const redisUrl = options.redis ?? (process.env.REDIS_URL || undefined);
+  let shared: Shared | undefined;
+  if (redisUrl !== undefined) {
+    try {
+      shared = await connectShared(redisUrl);
+    } catch (error) {
+      process.stderr.write(`${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = 1;
+      return;
+    }
+  }
+  const server = createServer(registry, {
+    ...(options.pageSize !== undefined && { pageSize: options.pageSize }),
+    ...(shared && { bus: shared.state.bus, tasks: { store: shared.tasks }, requestStateSecret: shared.secret }),
+  });
+  await server.ready;
   if (options.transport === "http") {
-    await serveHttp(server, options, name);
+    await serveHttp(server, options, name, shared);
+    await shared?.close();
     process.exit(0);
   }
   const session = serveStdio(server);
@@ -161,11 +183,35 @@ export async function main(registry: Registry, argv: readonly string[] = process
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
   await session.closed;
+  await shared?.close();
   process.exit(0);
 }
 
+/** What instances share through Redis. Loaded only when a Redis URL is configured. */
+interface Shared {
+  readonly state: import("./state/redis.js").RedisState;
+  readonly tasks: import("./state/redis-tasks.js").RedisTaskStore;
+  readonly secret: string;
+  close(): Promise<void>;
+}
+
+async function connectShared(url: string): Promise<Shared> {
+  const [{ connectRedis }, { RedisTaskStore }] = await Promise.all([import("./state/redis.js"), import("./state/redis-tasks.js")]);
+  const state = await connectRedis(url);
+  const tasks = new RedisTaskStore(state.redis, state.bus, { prefix: state.prefix });
+  return {
+    state,
+    tasks,
+    secret: await state.requestStateSecret(),
+    async close() {
+      tasks.close();
+      await state.close();
+    },
+  };
+}
+
 /** Serves until SIGTERM/SIGINT; the listening address goes to stderr. */
-async function serveHttp(server: ReturnType<typeof createServer>, options: CliOptions, name: string): Promise<void> {
+async function serveHttp(server: ReturnType<typeof createServer>, options: CliOptions, name: string, shared: Shared | undefined): Promise<void> {
   const star = (list: string[] | undefined): string[] | "*" | undefined => (list?.includes("*") ? "*" : list);
   const allowedHosts = star(options.allowedHosts);
   // Loaded only for --http: a stdio server starts without the HTTP transport.
@@ -180,6 +226,7 @@ async function serveHttp(server: ReturnType<typeof createServer>, options: CliOp
     ...(options.corsOrigins !== undefined && { cors: { origins: star(options.corsOrigins) as string[] | "*" } }),
     ...(options.responseMode !== undefined && { responseMode: options.responseMode }),
     ...(options.maxBodyBytes !== undefined && { maxBodyBytes: options.maxBodyBytes }),
+    ...(shared && !options.stateless && { eventStore: shared.state.events }),
   });
   console.error(`[mcpgen] ${name} listening on ${handle.url}`);
   if (!["127.0.0.1", "::1", "localhost"].includes(handle.host) && allowedHosts === undefined) {

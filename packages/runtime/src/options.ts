@@ -2,6 +2,7 @@
  * The server's options: what can be set, and the one place they are resolved into a fully-defaulted value.
  */
 import type { RequestId } from "./protocol.js";
+import type { Bus } from "./state/bus.js";
 import { resolveTaskOptions, type ResolvedTaskOptions, type TaskOptions } from "./tasks/options.js";
 
 export interface ErrorContext {
@@ -43,14 +44,20 @@ export interface ServerOptions {
   clock?: () => number;
   /** Tools with `execution.taskSupport`: where tasks are kept, their time to live, poll interval (clock: `clock`). */
   tasks?: TaskOptions;
+  /**
+   * Several instances of this server: change notifications (`resourceUpdated`, `listChanged`) made on any
+   * instance go through the bus and reach the subscribers of every instance (default: this process only).
+   */
+  bus?: Bus;
 }
 
-export type ResolvedServerOptions = Readonly<Required<Omit<ServerOptions, "tasks">> & { tasks: ResolvedTaskOptions }>;
+type Resolved = Required<Omit<ServerOptions, "tasks" | "bus">> & { tasks: ResolvedTaskOptions; bus: Bus | undefined };
+export type ResolvedServerOptions = Readonly<Resolved>;
 
 /** Fills in defaults and checks ranges; the only place options are resolved. */
 export function resolveServerOptions(options: ServerOptions = {}): ResolvedServerOptions {
   const clock = options.clock ?? Date.now;
-  const resolved: Required<Omit<ServerOptions, "tasks">> & { tasks: ResolvedTaskOptions } = {
+  const resolved: Resolved = {
     pageSize: options.pageSize ?? Number.POSITIVE_INFINITY,
     ttlMs: options.ttlMs ?? 300_000,
     cacheScope: options.cacheScope ?? "public",
@@ -60,6 +67,7 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
     requestStateTtlMs: options.requestStateTtlMs ?? 600_000,
     clock,
     tasks: resolveTaskOptions({ now: clock, ...options.tasks }),
+    bus: options.bus,
   };
   if ((!Number.isSafeInteger(resolved.pageSize) && resolved.pageSize !== Number.POSITIVE_INFINITY) || resolved.pageSize < 1) {
     throw new RangeError(`pageSize must be a positive integer (or Infinity), got ${resolved.pageSize}`);

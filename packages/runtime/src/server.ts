@@ -61,6 +61,11 @@ export class Server {
     this.#core.listChanged(kind);
   }
 
+  /** Settles when the server hears the changes published on its bus (at once without a bus). */
+  get ready(): Promise<void> {
+    return this.#core.listening;
+  }
+
   /** 2025 era: server→client requests (`ctx.elicit`, `ctx.sample`, `ctx.listRoots`) awaiting the client's answer. */
   get awaitingClient(): number {
     return this.#core.outgoing.size;

@@ -23,7 +23,7 @@ export interface RedisTaskCommands {
   zScore(key: string, member: string): Promise<number | null>;
   zRem(key: string, member: string | string[]): Promise<unknown>;
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
-  set(key: string, value: string, options: { PX: number }): Promise<unknown>;
+  set(key: string, value: string, options?: { condition?: "NX"; expiration?: { type: "PX"; value: number } }): Promise<string | null>;
   exists(key: string): Promise<number>;
   del(key: string | string[]): Promise<unknown>;
 }
@@ -173,9 +173,9 @@ export class RedisTaskStore implements TaskStore {
 
   async #lease(taskId: string): Promise<void> {
     this.#leased.add(taskId);
-    await this.#redis.set(this.#leaseKey(taskId), "1", { PX: this.#leaseMs });
+    await this.#redis.set(this.#leaseKey(taskId), "1", { expiration: { type: "PX", value: this.#leaseMs } });
     this.#renewal ??= setInterval(() => {
-      for (const id of this.#leased) void this.#redis.set(this.#leaseKey(id), "1", { PX: this.#leaseMs }).catch(() => undefined);
+      for (const id of this.#leased) void this.#redis.set(this.#leaseKey(id), "1", { expiration: { type: "PX", value: this.#leaseMs } }).catch(() => undefined);
     }, Math.max(1, Math.floor(this.#leaseMs / 3)));
     this.#renewal.unref?.();
   }

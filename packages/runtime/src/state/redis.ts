@@ -6,6 +6,9 @@
  */
 import { streamOfEventId, type EventStore, type Replay } from "../http/event-store.js";
 import { Channels, type Bus, type Unsubscribe } from "./bus.js";
+import type { RedisTaskCommands } from "./redis-tasks.js";
+
+export { RedisTaskStore, type RedisTaskCommands, type RedisTaskStoreOptions } from "./redis-tasks.js";
 
 /** The few commands used here, as `@redis/client` provides them (kept structural: no types leak out). */
 export interface RedisCommands {
@@ -17,11 +20,10 @@ export interface RedisCommands {
   sMembers(key: string): Promise<string[]>;
   del(keys: string | string[]): Promise<unknown>;
   get(key: string): Promise<string | null>;
-  set(key: string, value: string, options?: { PX?: number; NX?: boolean }): Promise<string | null>;
   publish(channel: string, message: string): Promise<unknown>;
 }
 
-interface RedisConnection extends RedisCommands {
+interface RedisConnection extends RedisCommands, RedisTaskCommands {
   connect(): Promise<unknown>;
   duplicate(): RedisConnection;
   subscribe(channel: string, listener: (message: string, channel: string) => void): Promise<void>;
@@ -124,10 +126,15 @@ export class RedisBus implements Bus {
 
 /** What a server shares through Redis, and how to let go of it. */
 export interface RedisState {
-  readonly redis: RedisCommands;
+  readonly redis: RedisCommands & RedisTaskCommands;
   readonly events: RedisEventStore;
   readonly bus: RedisBus;
   readonly prefix: string;
+  /**
+   * The key sealing 2026-era `requestState`, the same for every instance: the first instance to start
+   * stores a random one, the others read it.
+   */
+  requestStateSecret(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -171,6 +178,14 @@ export async function connectRedis(url: string, options: RedisOptions = {}): Pro
     events: new RedisEventStore(client, options),
     bus: new RedisBus(client, subscribing, prefix),
     prefix,
+    async requestStateSecret() {
+      const key = `${prefix}request-state-secret`;
+      const fresh = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64");
+      await client.set(key, fresh, { condition: "NX" });
+      const secret = await client.get(key);
+      if (secret === null) throw new Error(`Redis lost ${key} right after it was set`);
+      return secret;
+    },
     async close() {
       await Promise.allSettled([subscribing.then(() => quit(subscriber)), quit(client)]);
     },
