@@ -7,6 +7,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import { build, DEFAULTS, DiagnosticError, formatDiagnostic, OutputError, VERSION, type BuildResult, type Counts } from "../compiler/index.js";
 import { rel } from "../compiler/config.js";
 import { SHIP_DEFAULTS as SHIP } from "../ship/config.js";
+import { withFolders } from "./folders.js";
 import { collectProfile, PROFILE_HELP, registerLint, runLint } from "../lint/cli.js";
 import { registerDiff } from "../diff/cli.js";
 import { testCommand } from "../contract/command.js";
@@ -25,12 +26,7 @@ export function program(): Command {
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s), writeOut: (s) => process.stdout.write(s) });
 
-  cli
-    .command("build")
-    .description("compile a schemas folder into types, validators, a registry, a server entry and handler stubs")
-    .argument("[schemas]", "the schemas folder", DEFAULTS.schemas)
-    .option("-o, --out <dir>", "output folder, owned by mcpgen and replaced whole", DEFAULTS.out)
-    .option("-H, --handlers <dir>", "handler folder; missing stubs are created, existing files never touched", DEFAULTS.handlers)
+  withFolders(cli.command("build").description("compile a schemas folder into types, validators, a registry, a server entry and handler stubs"))
     .option("-c, --check", "write nothing; exit 1 if the output folder or a handler file is missing or stale")
     .option("--no-cache", "recompile everything (the cache lives in node_modules/.cache/mcpgen)")
     .option("--client", "also write client.gen.ts, a typed client (one method per tool, prompt and resource) over the official SDK's Client; needs @modelcontextprotocol/sdk")

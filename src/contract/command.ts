@@ -1,17 +1,18 @@
 /** `mcpgen test`: the command line of the contract tests (src/contract/index.ts, loaded when it runs). */
 import { InvalidArgumentError, type Command } from "commander";
-import { DEFAULTS } from "../compiler/config.js";
+import { withFolders } from "../cli/folders.js";
 
 const say = (line: string) => process.stderr.write(line + "\n");
 
 /** Registers `test` on the program (as `.command()`, so it inherits the program's output and exit settings). */
 export function testCommand(cli: Command): Command {
-  return cli
-    .command("test")
-    .description("run every tool's examples against the real handlers: input accepted, output equal to `output` and valid against outputSchema, `isError` examples end in an error")
-    .argument("[schemas]", "the schemas folder", DEFAULTS.schemas)
-    .option("-o, --out <dir>", "output folder (built first, as by `mcpgen build`)", DEFAULTS.out)
-    .option("-H, --handlers <dir>", "handler folder", DEFAULTS.handlers)
+  return withFolders(
+    cli
+      .command("test")
+      .description("run every tool's examples against the real handlers: input accepted, output equal to `output` and valid against outputSchema, `isError` examples end in an error"),
+    "output folder (built first, as by `mcpgen build`)",
+    "handler folder",
+  )
     .option("-t, --timeout <ms>", "time limit of one call", parseMs, 10_000)
     .option("--logs", "show what the server prints on stderr (handler logs)")
     .addHelpText(

@@ -1,15 +1,14 @@
 /** `mcpgen dev`: the command line of the authoring loop (src/dev/index.ts, loaded when it runs). */
 import { InvalidArgumentError, type Command } from "commander";
-import { DEFAULTS } from "../compiler/config.js";
+import { withFolders } from "../cli/folders.js";
 
 /** Registers `dev` on the program (as `.command()`, so it inherits the program's output and exit settings). */
 export function devCommand(cli: Command): Command {
-  return cli
-    .command("dev")
-    .description("watch the schemas and handlers: rebuild, restart the server, type-check, on every change; serve stdio (or HTTP) from one process that stays up")
-    .argument("[schemas]", "the schemas folder", DEFAULTS.schemas)
-    .option("-o, --out <dir>", "output folder, owned by mcpgen and replaced whole", DEFAULTS.out)
-    .option("-H, --handlers <dir>", "handler folder; missing stubs are created, existing files never touched", DEFAULTS.handlers)
+  return withFolders(
+    cli
+      .command("dev")
+      .description("watch the schemas and handlers: rebuild, restart the server, type-check, on every change; serve stdio (or HTTP) from one process that stays up"),
+  )
     .option("--http <port>", "serve Streamable HTTP on http://127.0.0.1:<port>/mcp (0: a free port) instead of stdio", parsePort)
     .option("--no-typecheck", "do not run tsc --noEmit after each change")
     .addHelpText(

@@ -36,16 +36,20 @@ export interface AudioContent {
   _meta?: Record<string, unknown>;
 }
 
-export interface ResourceLink {
-  type: "resource_link";
-  uri: string;
+/** What a resource, a resource template and a resource link describe alike. */
+export interface ResourceFields {
   name: string;
   title?: string;
   description?: string;
   mimeType?: string;
+  _meta?: Record<string, unknown>;
+}
+
+export interface ResourceLink extends ResourceFields {
+  type: "resource_link";
+  uri: string;
   size?: number;
   annotations?: ContentAnnotations;
-  _meta?: Record<string, unknown>;
 }
 
 export type ResourceContents =

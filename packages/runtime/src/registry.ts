@@ -2,7 +2,7 @@
  * The shape of a generated `registry.gen.ts`: the only thing the runtime knows about a server.
  * `mcpgen build` emits it; `format` changes whenever this contract changes incompatibly.
  */
-import type { ResourceContents, ToolContext } from "./handler.js";
+import type { ResourceContents, ResourceFields, ToolContext } from "./handler.js";
 
 /**
  * Any tool handler, as the runtime sees it. The generated registry declares each tool's loader with the
@@ -61,28 +61,18 @@ export interface ToolEntry {
 }
 
 /** A static resource as sent in `resources/list`. */
-export interface WireResource {
+export interface WireResource extends ResourceFields {
   uri: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
   size?: number;
   icons?: Record<string, unknown>[];
   annotations?: Record<string, unknown>;
-  _meta?: Record<string, unknown>;
 }
 
 /** A resource template as sent in `resources/templates/list`. */
-export interface WireResourceTemplate {
+export interface WireResourceTemplate extends ResourceFields {
   uriTemplate: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
   icons?: Record<string, unknown>[];
   annotations?: Record<string, unknown>;
-  _meta?: Record<string, unknown>;
 }
 
 /** A prompt as sent in `prompts/list`. */

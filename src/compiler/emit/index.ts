@@ -108,6 +108,25 @@ export async function emit(
   const describe = (kind: string, item: { name: string; wire: { description?: string } }) =>
     `Handler of ${kind} "${item.name}"${item.wire.description ? `: ${item.wire.description}` : "."}`;
   const completed = (c: Record<string, unknown>) => Object.keys(c).filter((k) => c[k] === "handler");
+  /** The handler contract of a template or a prompt: typed arguments, and completions when declared. */
+  const withArguments = (
+    label: string,
+    suffix: "Resource" | "Prompt",
+    item: { name: string; typeName: string; wire: { description?: string }; completions: Record<string, unknown> },
+    argsType: string,
+    dir: string,
+    template: string,
+  ) => ({
+    name: item.name,
+    doc: describe(label, item),
+    handlerType: `${item.typeName}${suffix}Handler`,
+    argsType,
+    completionsType: completed(item.completions).length ? `${item.typeName}${suffix}Completions` : (false as const),
+    completed: completed(item.completions),
+    file: `${dir}/${item.name}.ts`,
+    template,
+    kind: label[0]!.toUpperCase() + label.slice(1),
+  });
   const contract = {
     tools: ir.tools.map((t) => ({
       name: t.name,
@@ -122,28 +141,8 @@ export async function emit(
     resources: ir.resources
       .filter((r) => !r.contents)
       .map((r) => ({ name: r.name, doc: describe("resource", r), handlerType: `${r.typeName}ResourceHandler`, file: `resources/${r.name}.ts`, template: "resource-handler.ts", kind: "Resource" })),
-    templates: ir.templates.map((t) => ({
-      name: t.name,
-      doc: describe("resource template", t),
-      handlerType: `${t.typeName}ResourceHandler`,
-      argsType: t.variablesType,
-      completionsType: completed(t.completions).length ? `${t.typeName}ResourceCompletions` : false,
-      completed: completed(t.completions),
-      file: `resources/${t.name}.ts`,
-      template: "template-handler.ts",
-      kind: "Resource template",
-    })),
-    prompts: ir.prompts.map((p) => ({
-      name: p.name,
-      doc: describe("prompt", p),
-      handlerType: `${p.typeName}PromptHandler`,
-      argsType: p.argumentsType,
-      completionsType: completed(p.completions).length ? `${p.typeName}PromptCompletions` : false,
-      completed: completed(p.completions),
-      file: `prompts/${p.name}.ts`,
-      template: "prompt-handler.ts",
-      kind: "Prompt",
-    })),
+    templates: ir.templates.map((t) => withArguments("resource template", "Resource", t, t.variablesType, "resources", "template-handler.ts")),
+    prompts: ir.prompts.map((p) => withArguments("prompt", "Prompt", p, p.argumentsType, "prompts", "prompt-handler.ts")),
   };
   const handlerImport = (file: string) => `${handlersImport}/${file.replace(/\.ts$/, ".js")}`;
   files.set("registry.gen.ts", render("registry.gen.ts", { ...header(ir.sources), ...registryView(ir, contract, handlerImport) }));

@@ -41,6 +41,17 @@ export function registryView(ir: ServerIR, contract: ContractNames, handlerImpor
     templates: constNames("template", ir.templates.map((t) => t.typeName)),
     prompts: constNames("prompt", ir.prompts.map((p) => p.typeName)),
   };
+  /** A template's or a prompt's entry: both have arguments (validated) and may complete them. */
+  const withArguments = <T extends { name: string; wire: unknown; completions: unknown }>(kind: "templates" | "prompts", dir: string, item: T, i: number) => ({
+    name: item.name,
+    constName: names[kind][i]!,
+    wire: item.wire,
+    handlerType: contract[kind][i]!.handlerType,
+    completionsType: contract[kind][i]!.completionsType,
+    completions: item.completions,
+    validatorImport: `./validators/${dir}/${item.name}.gen.js`,
+    handlerImport: handlerImport(`${dir}/${item.name}.ts`),
+  });
   return {
     primitives,
     server: ir.server,
@@ -62,26 +73,7 @@ export function registryView(ir: ServerIR, contract: ContractNames, handlerImpor
       handlerType: `${r.typeName}ResourceHandler`,
       handlerImport: handlerImport(`resources/${r.name}.ts`),
     })),
-    templates: ir.templates.map((t, i) => ({
-      name: t.name,
-      constName: names.templates[i]!,
-      wire: t.wire,
-      handlerType: contract.templates[i]!.handlerType,
-      completionsType: contract.templates[i]!.completionsType,
-      variables: t.variables,
-      completions: t.completions,
-      validatorImport: `./validators/resources/${t.name}.gen.js`,
-      handlerImport: handlerImport(`resources/${t.name}.ts`),
-    })),
-    prompts: ir.prompts.map((p, i) => ({
-      name: p.name,
-      constName: names.prompts[i]!,
-      wire: p.wire,
-      handlerType: contract.prompts[i]!.handlerType,
-      completionsType: contract.prompts[i]!.completionsType,
-      completions: p.completions,
-      validatorImport: `./validators/prompts/${p.name}.gen.js`,
-      handlerImport: handlerImport(`prompts/${p.name}.ts`),
-    })),
+    templates: ir.templates.map((t, i) => ({ ...withArguments("templates", "resources", t, i), variables: t.variables })),
+    prompts: ir.prompts.map((p, i) => withArguments("prompts", "prompts", p, i)),
   };
 }
