@@ -107,8 +107,8 @@ function toResponse(output: HttpOutput): Response {
   const body = new ReadableStream<Uint8Array>(
     {
       start(controller) {
-        stream.attach({
-          write(chunk) {
+        const target = {
+          write(chunk: string): boolean {
             try {
               controller.enqueue(encoder.encode(chunk));
             } catch {
@@ -117,14 +117,16 @@ function toResponse(output: HttpOutput): Response {
             }
             return (controller.desiredSize ?? 1) > 0;
           },
-          end() {
+          end(chunk?: string): void {
+            if (chunk !== undefined) target.write(chunk);
             try {
               controller.close();
             } catch {
               // already closed or cancelled
             }
           },
-        });
+        };
+        stream.attach(target);
       },
       pull() {
         stream.drained();

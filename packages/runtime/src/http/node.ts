@@ -231,14 +231,16 @@ function write(res: ServerResponse, output: HttpOutput): void {
     return;
   }
   res.writeHead(output.status, output.headers);
-  res.flushHeaders();
+  // Headers leave with the first events when some are ready (one write per answer); else at once, so the
+  // client sees its stream open.
+  if (!stream.buffered) res.flushHeaders();
   res.on("drain", () => stream.drained());
   res.once("close", () => {
     if (!res.writableFinished) stream.cancel();
   });
   stream.attach({
     write: (chunk) => res.write(chunk),
-    end: () => res.end(),
+    end: (chunk) => res.end(chunk),
   });
 }
 

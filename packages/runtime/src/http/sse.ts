@@ -8,8 +8,8 @@
 export interface SseTarget {
   /** Writes a chunk; `false` means the target is congested until the adapter calls `drained()`. */
   write(chunk: string): boolean;
-  /** Ends the response. */
-  end(): void;
+  /** Ends the response, after `chunk` when given (one write for a response that is complete at once). */
+  end(chunk?: string): void;
 }
 
 export class SseStream {
@@ -60,10 +60,15 @@ export class SseStream {
 
   attach(target: SseTarget): void {
     this.target = target;
-    const buffered = this.pending;
+    const buffered = this.gone || this.pending.length === 0 ? undefined : this.pending.join("");
     this.pending = [];
-    if (buffered.length > 0 && !this.gone && !target.write(buffered.join(""))) this.block();
-    if (this.ended) target.end();
+    if (this.ended) target.end(buffered);
+    else if (buffered !== undefined && !target.write(buffered)) this.block();
+  }
+
+  /** Events are waiting for a target: its first write carries them (no need to send the headers alone). */
+  get buffered(): boolean {
+    return this.pending.length > 0 || this.ended;
   }
 
   /** The target takes writes again. */
