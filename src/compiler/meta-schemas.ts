@@ -3,17 +3,17 @@
  * meta-schema before any semantic rule runs.
  */
 
-const icon = {
-  type: "object",
-  required: ["src"],
-  additionalProperties: false,
-  properties: {
-    src: { type: "string", minLength: 1 },
-    mimeType: { type: "string" },
-    sizes: { type: "array", items: { type: "string" } },
-    theme: { enum: ["light", "dark"] },
-  },
-};
+/** An object with exactly these properties, `required` among them. */
+export function closedObject(required: string[], properties: Record<string, unknown>) {
+  return { type: "object", required, additionalProperties: false, properties };
+}
+
+const icon = closedObject(["src"], {
+  src: { type: "string", minLength: 1 },
+  mimeType: { type: "string" },
+  sizes: { type: "array", items: { type: "string" } },
+  theme: { enum: ["light", "dark"] },
+});
 
 const icons = { type: "array", items: icon };
 const meta = { type: "object" };
@@ -177,18 +177,13 @@ export const promptFileSchema = {
     ...named,
     arguments: {
       type: "array",
-      items: {
-        type: "object",
-        required: ["name"],
-        additionalProperties: false,
-        properties: {
-          name: { type: "string", minLength: 1 },
-          title: { type: "string" },
-          description: { type: "string" },
-          required: { type: "boolean" },
-          schema: { type: ["object", "boolean"] },
-        },
-      },
+      items: closedObject(["name"], {
+        name: { type: "string", minLength: 1 },
+        title: { type: "string" },
+        description: { type: "string" },
+        required: { type: "boolean" },
+        schema: { type: ["object", "boolean"] },
+      }),
     },
     complete,
   },

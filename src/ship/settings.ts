@@ -6,6 +6,7 @@
  */
 import { Ajv } from "ajv";
 import { pointerJoin, type Diagnostic } from "../compiler/diagnostics.js";
+import { closedObject } from "../compiler/meta-schemas.js";
 
 export type SettingType = "string" | "number" | "boolean" | "directory" | "file";
 
@@ -24,21 +25,16 @@ export interface Setting {
   max: number | undefined;
 }
 
-const settingSchema = {
-  type: "object",
-  required: ["description"],
-  additionalProperties: false,
-  properties: {
-    title: { type: "string", minLength: 1 },
-    description: { type: "string", minLength: 1 },
-    type: { enum: ["string", "number", "boolean", "directory", "file"] },
-    required: { type: "boolean" },
-    secret: { type: "boolean" },
-    default: { type: ["string", "number", "boolean"] },
-    min: { type: "number" },
-    max: { type: "number" },
-  },
-};
+const settingSchema = closedObject(["description"], {
+  title: { type: "string", minLength: 1 },
+  description: { type: "string", minLength: 1 },
+  type: { enum: ["string", "number", "boolean", "directory", "file"] },
+  required: { type: "boolean" },
+  secret: { type: "boolean" },
+  default: { type: ["string", "number", "boolean"] },
+  min: { type: "number" },
+  max: { type: "number" },
+});
 
 const settingsSchema = {
   type: "object",
