@@ -8,7 +8,7 @@ import type { CheckMemo } from "./check.js";
 import { configProblems, resolveConfig, type BuildConfig, type BuildOptions } from "./config.js";
 import { DiagnosticError, isWarning, sortDiagnostics, type Diagnostic } from "./diagnostics.js";
 import type { ServerIR } from "./ir.js";
-import { load, type SourceDoc } from "./load.js";
+import { load, type SourceDoc, type Sources } from "./load.js";
 import { codeDigest, inputDigest, lastBuild, saveStamp } from "./stamp.js";
 import { compareOutput, leftBehindHandlers, OutputError, write, type Comparison, type WriteResult } from "./write.js";
 
@@ -39,55 +39,67 @@ function leftBehind(handlers: Iterable<string>, config: BuildConfig): Diagnostic
   }));
 }
 
+/** A build's diagnostics: errors stop it after the stage that found them; warnings go with the result. */
+class Findings {
+  readonly errors: Diagnostic[] = [];
+  readonly warnings: Diagnostic[] = [];
+
+  /** Takes a stage's diagnostics and passes its result on. */
+  readonly gate = <T>(result: T & { diagnostics: Diagnostic[] }): T => {
+    for (const d of result.diagnostics) (isWarning(d) ? this.warnings : this.errors).push(d);
+    return result;
+  };
+
+  fail(): DiagnosticError {
+    return new DiagnosticError([...this.errors, ...this.warnings]);
+  }
+}
+
+/** check → normalize → IR of loaded sources; throws `DiagnosticError` when a stage found errors. */
+async function analyze(sources: Sources, findings: Findings, memo?: CheckMemo): Promise<ServerIR> {
+  // The stages that need ajv load only when there is work.
+  const [{ check }, { normalize }, { toIR }] = await Promise.all([import("./check.js"), import("./normalize.js"), import("./ir.js")]);
+  const { checked } = findings.gate(check(sources, memo));
+  const { normalized } = checked ? findings.gate(normalize(checked)) : { normalized: undefined };
+  if (findings.errors.length || !checked || !normalized) throw findings.fail();
+  return toIR(checked, normalized);
+}
+
 /** Compiles a schemas folder. Throws `DiagnosticError` (with every problem) before writing anything. */
 export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const config = resolveConfig(options);
   const problems = configProblems(config);
   if (problems.length) throw new OutputError(problems.join("\n"));
-  // Errors stop the build (after the stage that found them); warnings are reported with the result.
-  const diagnostics: Diagnostic[] = [];
-  const warnings: Diagnostic[] = [];
-  const gate = <T>(result: T & { diagnostics: Diagnostic[] }): T => {
-    for (const d of result.diagnostics) (isWarning(d) ? warnings : diagnostics).push(d);
-    return result;
-  };
-  const fail = () => new DiagnosticError([...diagnostics, ...warnings]);
+  const findings = new Findings();
 
-  const { sources } = gate(await load(config.schemasDir, config.cwd));
-  const input = sources && !diagnostics.length ? inputDigest(sources.digest, config) : undefined;
+  // load → (up to date? done) → check → normalize → IR → emit → check the output or write it.
+  const { sources } = findings.gate(await load(config.schemasDir, config.cwd));
+  const input = sources && !findings.errors.length ? inputDigest(sources.digest, config) : undefined;
   const last = input ? lastBuild(config, input) : undefined;
   if (last?.upToDate) {
     const { counts, handlers, warnings: found = [] } = last.upToDate;
     const warnings = sortDiagnostics([...found, ...leftBehind(handlers, config)]);
     return { mode: "write", config, counts, warnings, updated: [], removed: [], createdHandlers: [] };
   }
+  if (!sources) throw findings.fail();
 
-  // The stages that need ajv, json-schema-to-typescript and handlebars load only when there is work.
-  const [{ check }, { normalize }, { toIR }, { emit }] = await Promise.all([
-    import("./check.js"),
-    import("./normalize.js"),
-    import("./ir.js"),
-    import("./emit/index.js"),
-  ]);
   const cache = openCache(config.cacheDir);
   const checkedKey = (doc: SourceDoc) => cacheKey("checked", codeDigest(), doc.rel, doc.digest);
   const memo: CheckMemo = { passed: (doc) => cache.get(checkedKey(doc)) !== undefined, pass: (doc) => cache.set(checkedKey(doc), "") };
-  const { checked } = sources ? gate(check(sources, memo)) : { checked: undefined };
-  const { normalized } = checked ? gate(normalize(checked)) : { normalized: undefined };
-  if (diagnostics.length || !checked || !normalized) throw fail();
-  const ir = toIR(checked, normalized);
-  const emitted = gate(await emit(ir, config, cache, VERSION, last?.untouched));
+  const [ir, { emit }] = await Promise.all([analyze(sources, findings, memo), import("./emit/index.js")]);
+  const emitted = findings.gate(await emit(ir, config, cache, VERSION, last?.untouched));
   cache.save(); // what compiled is worth keeping even when an example failed
-  if (diagnostics.length) throw fail();
+  if (findings.errors.length) throw findings.fail();
 
   const counts = { tools: ir.tools.length, resources: ir.resources.length + ir.templates.length, prompts: ir.prompts.length };
+  const warnings = sortDiagnostics(findings.warnings);
   if (config.check) {
     const comparison = compareOutput(emitted, config);
     const upToDate = [comparison.changed, comparison.missing, comparison.extra, comparison.missingHandlers, comparison.leftBehindHandlers].every((list) => !list.length);
-    return { mode: "check", config, counts, warnings: sortDiagnostics(warnings), upToDate, ...comparison };
+    return { mode: "check", config, counts, warnings, upToDate, ...comparison };
   }
   const written = write(emitted, config);
-  if (input) saveStamp(config, { input, counts, handlers: [...emitted.stubs.keys()], warnings: sortDiagnostics(warnings) }, emitted, last?.found);
+  if (input) saveStamp(config, { input, counts, handlers: [...emitted.stubs.keys()], warnings }, emitted, last?.found);
   return { mode: "write", config, counts, warnings: sortDiagnostics([...warnings, ...leftBehind(emitted.stubs.keys(), config)]), ...written };
 }
 
@@ -97,20 +109,13 @@ export type { ServerIR, ToolIR, ResourceIR, TemplateIR, PromptIR } from "./ir.js
  * The server as the compiler sees it, for tools that read it rather than build it (`mcpgen docs`):
  * load → check → normalize → IR, nothing emitted or written. Throws `DiagnosticError` on any error.
  */
-export async function compileIr(options: Pick<BuildOptions, "schemas" | "cwd"> = {}): Promise<{ ir: import("./ir.js").ServerIR; warnings: Diagnostic[] }> {
+export async function compileIr(options: Pick<BuildOptions, "schemas" | "cwd"> = {}): Promise<{ ir: ServerIR; warnings: Diagnostic[] }> {
   const config = resolveConfig({ ...options, cache: false });
-  const diagnostics: Diagnostic[] = [];
-  const warnings: Diagnostic[] = [];
-  const gate = <T>(result: T & { diagnostics: Diagnostic[] }): T => {
-    for (const d of result.diagnostics) (isWarning(d) ? warnings : diagnostics).push(d);
-    return result;
-  };
-  const [{ check }, { normalize }, { toIR }] = await Promise.all([import("./check.js"), import("./normalize.js"), import("./ir.js")]);
-  const { sources } = gate(await load(config.schemasDir, config.cwd));
-  const { checked } = sources && !diagnostics.length ? gate(check(sources)) : { checked: undefined };
-  const { normalized } = checked && !diagnostics.length ? gate(normalize(checked)) : { normalized: undefined };
-  if (diagnostics.length || !checked || !normalized) throw new DiagnosticError([...diagnostics, ...warnings]);
-  return { ir: toIR(checked, normalized), warnings: sortDiagnostics(warnings) };
+  const findings = new Findings();
+  const { sources } = findings.gate(await load(config.schemasDir, config.cwd));
+  if (!sources || findings.errors.length) throw findings.fail();
+  const ir = await analyze(sources, findings);
+  return { ir, warnings: sortDiagnostics(findings.warnings) };
 }
 
 /** One entry of what a server declares, as the `*\/list` requests send it, with the schema file it comes from. */
