@@ -1,5 +1,5 @@
 /**
- * The `mcpgen` command line: `build`, `init`, `bundle`, `server-json`, `docs`, `lint`, `diff`, `dev` and `test`.
+ * The `mcpgen` command line: `build`, `init`, `bundle`, `server-json`, `docs`, `lint`, `diff`, `dev`, `test` and `import`.
  * Messages go to stderr; exit 0 ok, 1 problems, 2 usage, 3 an internal error (a bug in mcpgen: one line, the stack only with MCPGEN_DEBUG set).
  */
 import path from "node:path";
@@ -8,6 +8,7 @@ import { build, DEFAULTS, DiagnosticError, formatDiagnostic, OutputError, VERSIO
 import { rel } from "../compiler/config.js";
 import { SHIP_DEFAULTS as SHIP } from "../ship/config.js";
 import { withFolders } from "./folders.js";
+import { importCommand } from "../import/cli.js";
 import { collectProfile, PROFILE_HELP, registerLint, runLint } from "../lint/cli.js";
 import { registerDiff } from "../diff/cli.js";
 import { testCommand } from "../contract/command.js";
@@ -135,6 +136,7 @@ export function program(): Command {
   registerDiff(cli);
   testCommand(cli);
   devCommand(cli);
+  importCommand(cli);
   return cli;
 }
 
