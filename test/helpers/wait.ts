@@ -74,3 +74,18 @@ export const ENVELOPE = {
   "io.modelcontextprotocol/clientInfo": { name: "mcpgen-test", version: "0.0.1" },
   "io.modelcontextprotocol/clientCapabilities": {},
 };
+
+/** A 2026-07-28 POST of one request: its headers (`Mcp-Name` when the method names something) and body. */
+export function modernPost(method: string, params: Record<string, unknown>, name: string | undefined, meta: Record<string, unknown> = ENVELOPE): RequestInit {
+  return {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": method,
+      ...(name !== undefined && { "mcp-name": name }),
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: meta } }),
+  };
+}

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
 import { roundRobin, type RoundRobin } from "../helpers/round-robin.js";
-import { ENVELOPE, listeningUrl, until, within } from "../helpers/wait.js";
+import { ENVELOPE, listeningUrl, modernPost, until, within } from "../helpers/wait.js";
 import { builtFixture } from "../runtime/helpers/e2e.js";
 
 const META = { ...ENVELOPE, "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } } };
@@ -43,17 +43,7 @@ type Message = { id?: unknown; method?: string; result?: Record<string, unknown>
 async function request(method: string, params: Record<string, unknown>, { instance, name }: { instance?: number | undefined; name?: string } = {}): Promise<Message> {
   if (instance !== undefined) balancer.route(instance);
   const before = balancer.log.length;
-  const response = await fetch(`${balancer.url}/mcp`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": method,
-      ...(name !== undefined && { "mcp-name": name }),
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: META } }),
-  });
+  const response = await fetch(`${balancer.url}/mcp`, modernPost(method, params, name, META));
   if (instance !== undefined) expect(balancer.log[before]?.upstream).toBe(instance);
   const text = await response.text();
   const messages = (response.headers.get("content-type") ?? "").startsWith("text/event-stream")

@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createHttpHandler, createServer, type HttpHandler } from "../../packages/runtime/src/index.js";
 import { assertServerMessage } from "../runtime/helpers/spec.js";
+import { modernPost } from "../helpers/wait.js";
 import { registry, release } from "./fixture.js";
 
 const META = {
@@ -16,17 +17,7 @@ afterEach(async () => {
 
 async function post(handler: HttpHandler, method: string, params: Record<string, unknown>, name: string | undefined): Promise<{ status: number; message: Record<string, unknown> }> {
   const response = await handler.fetch(
-    new Request("http://127.0.0.1/mcp", {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": method,
-        ...(name !== undefined && { "mcp-name": name }),
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: META } }),
-    }),
+    new Request("http://127.0.0.1/mcp", modernPost(method, params, name, META)),
   );
   const message = (await response.json()) as Record<string, unknown>;
   assertServerMessage(message, "2026-07-28");
