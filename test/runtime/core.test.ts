@@ -199,22 +199,40 @@ describe("2026 era: stateless requests", () => {
 
   it("puts resultType, ttlMs, cacheScope and serverInfo on results; the tool order is deterministic", async () => {
     const h = new Harness({ ttlMs: 1234, cacheScope: "private" });
+    const brief = { name: registry.server.name, version: registry.server.version };
     const list = await h.result("tools/list");
     expect(list).toMatchObject({ resultType: "complete", ttlMs: 1234, cacheScope: "private" });
-    expect((list._meta as Message)["io.modelcontextprotocol/serverInfo"]).toEqual(registry.server);
+    expect((list._meta as Message)["io.modelcontextprotocol/serverInfo"]).toEqual(brief);
     expect((list.tools as { name: string }[]).map((t) => t.name)).toEqual([...LISTED].sort());
     const call = await h.call("echo", { text: "hi" });
     expect(call).toEqual({
       resultType: "complete",
       content: [{ type: "text", text: "hi" }],
-      _meta: { "io.modelcontextprotocol/serverInfo": registry.server },
+      _meta: { "io.modelcontextprotocol/serverInfo": brief },
     });
     expect(await h.call("full")).toEqual({
       resultType: "complete",
       content: [{ type: "text", text: "quota exceeded, try tomorrow" }],
       isError: true,
-      _meta: { "com.example/quota": 0, "io.modelcontextprotocol/serverInfo": registry.server },
+      _meta: { "com.example/quota": 0, "io.modelcontextprotocol/serverInfo": brief },
     });
+  });
+
+  it("sends the server info on results briefly by default, whole or not at all when configured; discovery carries it whole", async () => {
+    expect(Object.keys(registry.server).length).toBeGreaterThan(2); // the fixture has more than name and version
+    const server = (result: Message) => (result._meta as Message | undefined)?.["io.modelcontextprotocol/serverInfo"];
+    const brief = new Harness();
+    expect(server(await brief.result("server/discover"))).toEqual(registry.server);
+    expect(server(await brief.call("echo", { text: "hi" }))).toEqual({ name: registry.server.name, version: registry.server.version });
+    const full = new Harness({ resultServerInfo: "full" });
+    expect(server(await full.call("echo", { text: "hi" }))).toEqual(registry.server);
+    const none = new Harness({ resultServerInfo: "none" });
+    expect(await none.call("echo", { text: "hi" })).toEqual({ resultType: "complete", content: [{ type: "text", text: "hi" }] });
+    expect(await none.result("tools/list")).not.toHaveProperty("_meta");
+    expect(await none.result("server/discover")).not.toHaveProperty("_meta");
+    expect(await none.call("full")).toMatchObject({ _meta: { "com.example/quota": 0 } });
+    expect(server(await none.call("full"))).toBeUndefined();
+    expect(() => new Harness({ resultServerInfo: "all" as "full" })).toThrow(/resultServerInfo must be/);
   });
 
   it("gives handlers the request's own client info, capabilities and version", async () => {

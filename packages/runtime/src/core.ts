@@ -14,7 +14,7 @@ import { Pages } from "./list.js";
 import { resolveServerOptions, type ResolvedServerOptions, type ServerOptions } from "./options.js";
 import type { Primitives } from "./primitives.js";
 import type { Registry } from "./registry.js";
-import { capabilitiesOf, kindsOf, Results, type Kinds } from "./results.js";
+import { capabilitiesOf, kindsOf, resultServerInfo, Results, type Kinds } from "./results.js";
 import { Subscriptions } from "./subscriptions.js";
 import type { Bus } from "./state/bus.js";
 import { Tasks } from "./tasks/tasks.js";
@@ -56,7 +56,7 @@ export class Core implements Services {
     for (const entry of registry.tools) this.tools.set(entry.name, toolSlot(entry));
     this.primitives = new Lazy(() => import("./primitives.js").then(({ Primitives }) => new Primitives(registry)));
     this.kinds = kindsOf(registry);
-    this.tasks = new Tasks(this.tools, this.options.tasks, registry.server);
+    this.tasks = new Tasks(this.tools, this.options.tasks, resultServerInfo(registry.server, this.options.resultServerInfo));
     const capabilities = capabilitiesOf(this.kinds);
     this.capabilities = { legacy: { ...capabilities, ...this.tasks.capabilities(false) }, modern: { ...capabilities, ...this.tasks.capabilities(true) } };
     this.subscriptions = new Subscriptions(this.kinds, this.options.maxSubscriptions);

@@ -38,6 +38,13 @@ export interface ServerOptions {
    * Default: random per process; give every instance behind a load balancer the same secret.
    */
   requestStateSecret?: string | Uint8Array;
+  /**
+   * 2026 era: the server info every result carries in `_meta` (`io.modelcontextprotocol/serverInfo`):
+   * `"brief"` (default) sends the `name` and `version` that identify the server, `"full"` everything the
+   * server.json gives (title, description, icons, website…), `"none"` leaves it out. `server/discover`
+   * always carries the full info.
+   */
+  resultServerInfo?: "brief" | "full" | "none";
   /** 2026 era: how long a `requestState` stays valid, in ms (default 600 000). */
   requestStateTtlMs?: number;
   /** The time in ms, for `requestState` expiry (default `Date.now`; tests advance their own). */
@@ -51,7 +58,12 @@ export interface ServerOptions {
   bus?: Bus;
 }
 
-type Resolved = Required<Omit<ServerOptions, "tasks" | "bus">> & { tasks: ResolvedTaskOptions; bus: Bus | undefined };
+type Resolved = Required<Omit<ServerOptions, "tasks" | "bus" | "requestStateSecret">> & {
+  tasks: ResolvedTaskOptions;
+  bus: Bus | undefined;
+  /** Undefined: a random key, drawn on the first use (only a 2026 `input_required` round needs one). */
+  requestStateSecret: string | Uint8Array | undefined;
+};
 export type ResolvedServerOptions = Readonly<Resolved>;
 
 /** Fills in defaults and checks ranges; the only place options are resolved. */
@@ -63,7 +75,8 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
     cacheScope: options.cacheScope ?? "public",
     maxSubscriptions: options.maxSubscriptions ?? 1000,
     onError: options.onError ?? ((error, { kind, tool }) => console.error(`[mcpgen] ${kind} "${tool}" failed:`, error)),
-    requestStateSecret: options.requestStateSecret ?? crypto.getRandomValues(new Uint8Array(32)),
+    requestStateSecret: options.requestStateSecret,
+    resultServerInfo: options.resultServerInfo ?? "brief",
     requestStateTtlMs: options.requestStateTtlMs ?? 600_000,
     clock,
     tasks: resolveTaskOptions({ now: clock, ...options.tasks }),
@@ -77,6 +90,9 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
   }
   if (!Number.isSafeInteger(resolved.maxSubscriptions) || resolved.maxSubscriptions < 0) {
     throw new RangeError(`maxSubscriptions must be a non-negative integer, got ${resolved.maxSubscriptions}`);
+  }
+  if (!["brief", "full", "none"].includes(resolved.resultServerInfo)) {
+    throw new RangeError(`resultServerInfo must be "brief", "full" or "none", got ${String(resolved.resultServerInfo)}`);
   }
   if (!Number.isSafeInteger(resolved.requestStateTtlMs) || resolved.requestStateTtlMs < 1) {
     throw new RangeError(`requestStateTtlMs must be a positive integer, got ${resolved.requestStateTtlMs}`);

@@ -51,7 +51,9 @@ export class Results {
   readonly cacheHints: string;
   /** The members every cacheable 2026-era result ends with: the caching hints and `_meta` with `serverInfo`. */
   readonly listTail: string;
-  /** `"_meta":{"io.modelcontextprotocol/serverInfo":{…}}`, ending every 2026-era result. */
+  /** What every 2026-era result says of the server in `_meta` (`resultServerInfo`), or undefined for nothing. */
+  readonly serverInfo: Readonly<Record<string, unknown>> | undefined;
+  /** `,"_meta":{"io.modelcontextprotocol/serverInfo":{…}}` ending every 2026-era result, or "" with no server info. */
   readonly #serverInfoMeta: string;
   readonly #discover: string;
   readonly #initialize = new Map<string, string>();
@@ -62,16 +64,19 @@ export class Results {
     /** Per era: tasks are announced differently (see tasks/tasks.ts). */
     private readonly capabilities: Readonly<Record<Era, Record<string, unknown>>>,
   ) {
-    this.#serverInfoMeta = `"_meta":{${JSON.stringify(META_SERVER_INFO)}:${JSON.stringify(registry.server)}}`;
+    this.serverInfo = resultServerInfo(registry.server, options.resultServerInfo);
+    this.#serverInfoMeta = this.serverInfo ? `,"_meta":{${JSON.stringify(META_SERVER_INFO)}:${JSON.stringify(this.serverInfo)}}` : "";
     this.cacheHints = `"ttlMs":${options.ttlMs},"cacheScope":${JSON.stringify(options.cacheScope)}`;
-    this.listTail = `${this.cacheHints},${this.#serverInfoMeta}`;
+    this.listTail = `${this.cacheHints}${this.#serverInfoMeta}`;
     const discover = {
       resultType: "complete",
       supportedVersions: SUPPORTED_PROTOCOL_VERSIONS,
       capabilities: capabilities.modern,
       ...(registry.instructions !== undefined && { instructions: registry.instructions }),
     };
-    this.#discover = `${JSON.stringify(discover).slice(0, -1)},${this.listTail}}`;
+    // Discovery is where a client learns who the server is: it carries the whole server info unless told "none".
+    const fullMeta = this.serverInfo ? `,"_meta":{${JSON.stringify(META_SERVER_INFO)}:${JSON.stringify(registry.server)}}` : "";
+    this.#discover = `${JSON.stringify(discover).slice(0, -1)},${this.cacheHints}${fullMeta}}`;
   }
 
   /** 2026 era: the `server/discover` result. */
@@ -97,7 +102,7 @@ export class Results {
   /** A 2026-era result object: `resultType` first, `serverInfo` merged into its `_meta`. */
   modern<R extends WithMeta>(result: R): string {
     if (result._meta === undefined) return this.modernOf(JSON.stringify(result).slice(1, -1));
-    return JSON.stringify({ resultType: "complete", ...result, _meta: { ...result._meta, [META_SERVER_INFO]: this.registry.server } });
+    return JSON.stringify({ resultType: "complete", ...result, _meta: { ...result._meta, ...(this.serverInfo && { [META_SERVER_INFO]: this.serverInfo }) } });
   }
 
   /** The same, as a response to `id`. */
@@ -107,16 +112,24 @@ export class Results {
 
   /** The same for a result without `_meta` whose members are serialized already (`"content":[…],…`). */
   modernOf(members: string): string {
-    return `{"resultType":"complete",${members},${this.#serverInfoMeta}}`;
+    return `{"resultType":"complete"${members && `,${members}`}${this.#serverInfoMeta}}`;
   }
 
   /** A 2026-era `input_required` result (multi round-trip requests). */
   inputRequired(inputRequests: Record<string, unknown>, requestState: string): string {
-    return `{"resultType":"input_required","inputRequests":${JSON.stringify(inputRequests)},"requestState":${JSON.stringify(requestState)},${this.#serverInfoMeta}}`;
+    return `{"resultType":"input_required","inputRequests":${JSON.stringify(inputRequests)},"requestState":${JSON.stringify(requestState)}${this.#serverInfoMeta}}`;
   }
 
   /** The response that ends a `subscriptions/listen` stream gracefully (the server tears it down). */
   listenEnded(id: RequestId): string {
-    return resultResponse(id, `{"resultType":"complete","_meta":{"${META_SUBSCRIPTION_ID}":${idJson(id)},"${META_SERVER_INFO}":${JSON.stringify(this.registry.server)}}}`);
+    const server = this.serverInfo ? `,"${META_SERVER_INFO}":${JSON.stringify(this.serverInfo)}` : "";
+    return resultResponse(id, `{"resultType":"complete","_meta":{"${META_SUBSCRIPTION_ID}":${idJson(id)}${server}}}`);
   }
+}
+
+/** The server info 2026-era results carry: `name` and `version` (what `Implementation` requires), all of it, or none. */
+export function resultServerInfo(server: Registry["server"], mode: "brief" | "full" | "none"): Readonly<Record<string, unknown>> | undefined {
+  if (mode === "none") return undefined;
+  if (mode === "full") return server;
+  return { name: server.name, version: server.version };
 }

@@ -42,8 +42,8 @@ export class Tasks implements TaskBook {
   constructor(
     tools: ReadonlyMap<string, ToolSlot>,
     options: ResolvedTaskOptions,
-    /** The server's `serverInfo`, for 2026-era results. */
-    private readonly serverInfo: unknown,
+    /** What 2026-era results say of the server in `_meta` (none when undefined). */
+    private readonly serverInfo: Readonly<Record<string, unknown>> | undefined,
   ) {
     this.options = options;
     this.store = this.options.store;
@@ -219,7 +219,7 @@ export class Tasks implements TaskBook {
   }
 
   private modernResponse(id: RequestId, result: Record<string, unknown>): string {
-    return resultResponse(id, JSON.stringify({ ...result, _meta: { [META_SERVER_INFO]: this.serverInfo } }));
+    return resultResponse(id, JSON.stringify(this.serverInfo ? { ...result, _meta: { [META_SERVER_INFO]: this.serverInfo } } : result));
   }
 
   private owner(conn: TaskHost, sink: Sink): string {
