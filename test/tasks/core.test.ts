@@ -189,6 +189,18 @@ describe("2025-11-25 tasks", () => {
     expect(((await send(h, "tasks/get", { taskId })).result as Message).status).toBe("failed");
   });
 
+  it("a tool without task support asked to run as a task gets -32601 in the 2025 era and runs plainly in the 2026 era", async () => {
+    const h = await legacy(createServer(registry));
+    const error = (await send(h, "tools/call", { name: "plain", task: {} })).error as { code: number; message: string };
+    expect(error.code).toBe(-32601);
+    expect(error.message).toMatch(/"plain" does not run as a task/);
+    expect(((await send(h, "tasks/list")).result as { tasks: unknown[] }).tasks).toEqual([]);
+    expect(((await send(h, "tools/call", { name: "plain" })).result as { content: unknown }).content).toEqual([{ type: "text", text: "plain" }]);
+    const modern = new Harness({ registry });
+    const plain = (await send(modern, "tools/call", { name: "plain", task: {} }, WITH_TASKS)).result as Message;
+    expect(plain).toMatchObject({ resultType: "complete", content: [{ type: "text", text: "plain" }] });
+  });
+
   it("expires a task after its ttl by the injected clock, and bounds the ttl a client asks for", async () => {
     const clock = new Clock();
     const h = await legacy(createServer(registry, { tasks: { now: clock.now, ttlMs: 1000, maxTtlMs: 5000 } }));

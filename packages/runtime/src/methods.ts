@@ -71,6 +71,10 @@ export const METHODS: ReadonlyMap<string, Method> = new Map<string, Method>([
         if (!slot) return refuse(ctx.sink, ctx.id, "invalidParams", `Unknown tool: ${clip(named.name)}`);
         // A tool with task support: the task runner decides whether this call becomes a task (tasks/).
         if (taskSupport(slot) !== "forbidden") return host.services.tasks.call(host, ctx, slot, named.args);
+        // 2025-11-25: a tool without task support must not be asked to run as one.
+        if (ctx.era === "legacy" && isObject(ctx.params?.task)) {
+          return refuse(ctx.sink, ctx.id, "methodNotFound", `Tool "${clip(named.name)}" does not run as a task (its execution.taskSupport is "forbidden"): call it without params.task`);
+        }
         return host.start(ctx, () => new ToolCall(ctx, slot, named.args));
       },
     },
