@@ -5,6 +5,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { build } from "mcpgen";
+import { RE2JS } from "re2js";
 import { tempProject, writeSchemas, server } from "./helpers.js";
 
 type Validate = ((data: unknown) => boolean) & { errors?: unknown[] | null };
@@ -63,3 +64,50 @@ describe("patterns in generated validators", () => {
     expect(JSON.parse(run.stdout)).toEqual({ blocked: true, ok: true, bad: false });
   });
 });
+
+describe("the pattern engine's choice", () => {
+  let engine: typeof import("@mcpgen/runtime/regexp");
+  beforeAll(async () => {
+    engine = await import("@mcpgen/runtime/regexp");
+  });
+
+  it.each([
+    ["^T-[0-9]+$", true],
+    ["^[a-z_]{1,64}$", true],
+    ["^\\u{1F600}{2,}$", true],
+    ["\\.com$", true],
+    ["^[+(]\\d{3}$", true],
+    ["[a-z]+", false], // unanchored with a repetition: each start position rescans
+    ["^a+b+$", false], // two repetitions: backtracking multiplies them
+    ["^\\d*\\d*x$", false],
+    ["^(ab)+$", false],
+    ["^a|b+$", false],
+    ["^a{2,5}b{1,}$", false],
+  ])("%s runs natively: %s", (pattern, native) => {
+    expect(engine.backtrackSafe(pattern)).toBe(native);
+    expect(engine.default(pattern, "u") instanceof RegExp).toBe(native);
+  });
+
+  it("answers like RE2 and stays fast on inputs built to make a backtracking engine retry", () => {
+    const cases: [string, string[]][] = [
+      ["^T-[0-9]+$", ["T-1", "T-", "T-12a", "T-" + "9".repeat(100_000) + "x", "t-1"]],
+      ["^[a-z_]{1,64}$", ["ok_name", "", "x".repeat(64), "x".repeat(65), "Bad"]],
+      ["^\\s*$", ["", " \u00a0\ufeff", " ".repeat(100_000) + "x"]],
+      ["^.*$", ["abc", "a\nb", "😀"]],
+      ["\\.com$", ["a.com", "acom", "x".repeat(100_000) + ".co"]],
+    ];
+    const started = performance.now();
+    for (const [pattern, inputs] of cases) {
+      const native = engine.default(pattern, "u");
+      expect(native).toBeInstanceOf(RegExp);
+      const reference = engine.translate(pattern);
+      for (const input of inputs) expect(native.test(input), `${pattern} on ${input.slice(0, 20)}`).toBe(re2(reference, input));
+    }
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+});
+
+/** RE2's answer, through the engine's own translation (the reference the native choice must agree with). */
+function re2(translated: string, input: string): boolean {
+  return RE2JS.compile(translated).test(input);
+}
