@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 /**
  * Validator cost of the pattern engine: the seeded 100-tool `heavy` fixture (as `npm run bench`'s 100-tool
- * servers), built with mcpgen; every tool's input validator checks its examples' inputs, once with the
- * generated validators as they are (patterns on the linear-time engine, `mcpgen/runtime/regexp`) and once
- * with the engine swapped for a native `RegExp` (what ajv generates by default), rounds alternating.
+ * servers), built with mcpgen; every tool's input validator checks its examples' inputs with three engines,
+ * rounds alternating: the generated validators as they are (`mcpgen`: V8's `RegExp` for patterns whose shape
+ * keeps backtracking linear, RE2 for the rest), with every pattern on RE2 (`re2js`), and with every pattern
+ * on a native `RegExp` (`native`, what ajv generates by default).
  * Prints ns per validation for all tools, the tools with a pattern, and the `search_*` tools (medians over
  * rounds).
  *
@@ -23,14 +24,25 @@ try {
   writeFixture(dir, 100, 1, "heavy");
   await build({ cwd: dir, cache: false, quiet: true });
   const generated = path.join(dir, "generated/validators");
-  const native = path.join(dir, "native");
-  cpSync(generated, native, { recursive: true });
-  writeFileSync(path.join(native, "native-regexp.js"), "export default (pattern, flags) => new RegExp(pattern, flags);\n");
+  // The generated modules take `regExp` from @mcpgen/runtime/validators; the copies take it from a file beside them.
   const tools = readdirSync(path.join(dir, "schemas/tools")).map((f) => f.replace(/\.json$/, "")).sort();
-  for (const tool of tools) {
-    const file = path.join(native, `${tool}.gen.js`);
-    writeFileSync(file, readFileSync(file, "utf8").replace('from "@mcpgen/runtime/regexp"', 'from "./native-regexp.js"'));
-  }
+  const regexp = pathToFileURL(path.join(ROOT, "packages/runtime/dist/regexp.js")).href;
+  const variant = (name, engine) => {
+    const folder = path.join(dir, name);
+    cpSync(generated, folder, { recursive: true });
+    writeFileSync(path.join(folder, "engine.js"), engine);
+    for (const tool of tools) {
+      const file = path.join(folder, `${tool}.gen.js`);
+      writeFileSync(file, readFileSync(file, "utf8").replace(/import \{ regExp as (\w+) \} from "@mcpgen\/runtime\/validators"/, 'import $1 from "./engine.js"'));
+    }
+    return folder;
+  };
+  const native = variant("native", "export default (pattern, flags) => new RegExp(pattern, flags);\n");
+  const re2 = variant(
+    "re2js",
+    `import { RE2JS } from "re2js";\nimport { translate } from ${JSON.stringify(regexp)};\n` +
+      "export default (pattern) => { const compiled = RE2JS.compile(translate(pattern)); return { test: (s) => compiled.test(s), toString: () => `/${pattern}/u` }; };\n",
+  );
   const load = async (folder) => {
     const cases = [];
     for (const tool of tools) {
@@ -40,8 +52,8 @@ try {
     }
     return cases;
   };
-  const engines = { re2js: await load(generated), native: await load(native) };
-  const usesPattern = (tool) => readFileSync(path.join(generated, `${tool}.gen.js`), "utf8").includes("@mcpgen/runtime/regexp");
+  const engines = { mcpgen: await load(generated), re2js: await load(re2), native: await load(native) };
+  const usesPattern = (tool) => /\bregExp as /.test(readFileSync(path.join(generated, `${tool}.gen.js`), "utf8"));
   const time = (cases) => {
     const repeat = Math.ceil(200_000 / cases.length);
     const started = process.hrtime.bigint();
@@ -57,10 +69,10 @@ try {
   for (const [label, pick] of Object.entries(sets)) {
     const n = pick(engines.native).length;
     if (n === 0) continue;
-    const results = { native: [], re2js: [] };
-    for (let r = 0; r < rounds; r++)
-      for (const name of r % 2 ? ["re2js", "native"] : ["native", "re2js"]) results[name].push(time(pick(engines[name])));
-    console.log(`${label} (${n} example inputs): native RegExp ${median(results.native).toFixed(0)} ns, re2js ${median(results.re2js).toFixed(0)} ns per validation`);
+    const results = { mcpgen: [], re2js: [], native: [] };
+    const names = Object.keys(results);
+    for (let r = 0; r < rounds; r++) for (let k = 0; k < names.length; k++) results[names[(r + k) % names.length]].push(time(pick(engines[names[(r + k) % names.length]])));
+    console.log(`${label} (${n} example inputs), ns per validation: mcpgen ${median(results.mcpgen).toFixed(0)}, all on re2js ${median(results.re2js).toFixed(0)}, all native RegExp ${median(results.native).toFixed(0)}`);
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
