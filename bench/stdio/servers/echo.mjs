@@ -5,7 +5,7 @@
  * no validation), and writes the answers to one input chunk in one write.
  *
  * A request whose `_meta` names the 2026-07-28 protocol is answered the 2026 way, as mcpgen answers it (no
- * handshake needed; `"resultType":"complete"` first and the server info in the result's `_meta`), without
+ * handshake needed; `"resultType":"complete"` first and the server's name and version in the result's `_meta`), without
  * checking the rest of the envelope. Other tools are answered from `--canned` (the bytes mcpgen's own answer
  * had, recorded by the benchmark), so that the echo writes exactly what mcpgen writes.
  *   node echo.mjs [--tools tools.json] [--canned canned.json]
@@ -20,7 +20,7 @@ const CANNED = JSON.parse(option("--canned") ?? "{}");
 const INITIALIZE = `,"result":${JSON.stringify({ protocolVersion: "2025-11-25", capabilities: { tools: { listChanged: true } }, serverInfo: server })}}`;
 const LIST = `,"result":${JSON.stringify({ tools })}}`;
 const MODERN = "2026-07-28";
-const SERVER_META = `"_meta":${JSON.stringify({ "io.modelcontextprotocol/serverInfo": server })}`;
+const SERVER_META = `"_meta":${JSON.stringify({ "io.modelcontextprotocol/serverInfo": { name: server.name, version: server.version } })}`;
 
 let partial = "";
 process.stdin.setEncoding("utf8");
