@@ -2,14 +2,21 @@
  * Defaults of tool input. ajv's `useDefaults` fills a missing property from its `default` where the
  * property sits in `properties` outside `anyOf`/`oneOf`/`not`/`if` (elsewhere strict mode refuses the
  * schema). mcpgen applies exactly the defaults this module finds, no others, and the handler's input type
- * marks exactly those properties as present: the optional ones among the root's properties and, through
- * `properties` and `items`, those of the object schemas below them — not through `$ref`, `allOf` or any
- * other keyword.
+ * marks those properties as present: the optional ones among the root's properties and, through
+ * `properties` and `items`, those of the object schemas below them — not through `allOf` or any other
+ * keyword. Through a local `$ref` to a definition (`#/$defs/<name>`, `#/definitions/<name>`) the defaults
+ * are applied too, but the definition's type stays as written: it is one type shared by every schema that
+ * refers to it, outputs included.
  */
 import { isSchemaNode, walkSchema, type SchemaNode } from "./schema-walk.js";
 
-/** The property schemas whose `default` is applied, with the object schema holding each. */
-function applied(schema: SchemaNode, visit: (holder: SchemaNode, property: string) => void): void {
+type Visit = (holder: SchemaNode, property: string) => void;
+
+/**
+ * The property schemas whose `default` is applied, with the object schema holding each. With `root`, local
+ * `$ref`s to its definitions are followed (each definition once, so recursive ones end).
+ */
+function applied(schema: SchemaNode, visit: Visit, root?: SchemaNode, seen = new Set<SchemaNode>()): void {
   const properties = schema.properties;
   if (isSchemaNode(properties))
     for (const [name, sub] of Object.entries(properties)) {
@@ -18,15 +25,30 @@ function applied(schema: SchemaNode, visit: (holder: SchemaNode, property: strin
       // it in would accept values the schema refuses).
       const required = Array.isArray(schema.required) && schema.required.includes(name);
       if (Object.hasOwn(sub, "default") && !required) visit(schema, name);
-      applied(sub, visit);
+      applied(sub, visit, root, seen);
     }
-  if (isSchemaNode(schema.items)) applied(schema.items, visit);
+  if (isSchemaNode(schema.items)) applied(schema.items, visit, root, seen);
+  const target = root && typeof schema.$ref === "string" ? definition(root, schema.$ref) : undefined;
+  if (target && !seen.has(target)) {
+    seen.add(target);
+    applied(target, visit, root, seen);
+  }
+}
+
+/** The definition a local `$ref` names, `#/$defs/<name>` or `#/definitions/<name>`. */
+function definition(root: SchemaNode, ref: string): SchemaNode | undefined {
+  const match = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(ref);
+  if (!match) return undefined;
+  const defs = root[match[1] as string];
+  const name = (match[2] as string).replace(/~1/g, "/").replace(/~0/g, "~");
+  const target = isSchemaNode(defs) && Object.hasOwn(defs, name) ? defs[name] : undefined;
+  return isSchemaNode(target) ? target : undefined;
 }
 
 /** Whether any default would be applied to values of `schema`. */
 export function hasAppliedDefaults(schema: SchemaNode): boolean {
   let found = false;
-  applied(schema, () => (found = true));
+  applied(schema, () => (found = true), schema);
   return found;
 }
 
@@ -34,7 +56,7 @@ export function hasAppliedDefaults(schema: SchemaNode): boolean {
 export function onlyAppliedDefaults(schema: SchemaNode): SchemaNode {
   const copy = structuredClone(schema);
   const keep = new Set<unknown>();
-  applied(copy, (holder, name) => keep.add((holder.properties as SchemaNode)[name]));
+  applied(copy, (holder, name) => keep.add((holder.properties as SchemaNode)[name]), copy);
   walkSchema(copy, "", (node) => {
     if (!keep.has(node)) delete node.default;
   });

@@ -91,4 +91,29 @@ describe("input defaults", () => {
     const registry = await readFile(path.join(dir, "generated/registry.gen.ts"), "utf8");
     expect(registry).toContain('"sep": {"type": "string", "default": ","}');
   });
+
+  it("are filled in through a $ref to a definition, recursive ones included; the shared definition's type stays as written", async () => {
+    const dir = await tempProject(true);
+    const options = {
+      type: "object",
+      properties: { sep: { type: "string", default: "," }, limit: { type: "integer", default: 10 }, next: { $ref: "#" } },
+    };
+    const tool = {
+      description: "Joins with options.",
+      inputSchema: { type: "object", properties: { options: { $ref: "../defs/options.json" }, words: { type: "array", items: { type: "string" } } } },
+      outputSchema: { type: "object", properties: { used: { $ref: "../defs/options.json" } } },
+    };
+    await writeSchemas(dir, server({ tool }, { "defs/options.json": options }));
+    await build({ cwd: dir, cache: false });
+    const validators = (await import(pathToFileURL(path.join(dir, "generated/validators/tool.gen.js")).href)) as { input: Validate; output: Validate };
+    const value = { options: { sep: "-", next: { next: {} } } };
+    expect(validators.input(value)).toBe(true);
+    expect(value).toEqual({ options: { sep: "-", limit: 10, next: { sep: ",", limit: 10, next: { sep: ",", limit: 10 } } } });
+    expect(validators.input({ options: { limit: "x" } })).toBe(false);
+    const output = { used: { next: {} } };
+    expect(validators.output(output)).toBe(true);
+    expect(output).toEqual({ used: { next: {} } }); // outputs get no defaults
+    const types = await readFile(path.join(dir, "generated/types.gen.ts"), "utf8");
+    expect(types).toMatch(/\n  sep\?: string\n/);
+  });
 });
