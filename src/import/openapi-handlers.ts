@@ -21,7 +21,7 @@ import { ToolError } from "@mcpgen/runtime";
 export interface Operation {
   method: string;
   path: string;
-  params: { property: string; in: "path" | "query" | "header" | "body"; name: string }[];
+  params: { property: string; in: "path" | "query" | "header" | "body" | "field"; name: string }[];
   auth: { env: string; in: "header" | "query"; name: string; scheme: "bearer" | "basic" | "apiKey" }[];
   structured: boolean;
 }
@@ -36,7 +36,8 @@ export async function callOperation(operation: Operation, input: object, signal?
   let path = operation.path;
   const url = new URL(base.replace(/\\/+$/, "") + "/");
   const headers = new Headers({ accept: "application/json" });
-  let body: string | undefined;
+  let body: unknown;
+  let fields: Record<string, unknown> | undefined;
   const query: [string, string][] = [];
   for (const p of operation.params) {
     const value = values[p.property];
@@ -45,11 +46,11 @@ export async function callOperation(operation: Operation, input: object, signal?
     if (p.in === "path") path = path.split(\`{\${p.name}}\`).join(encodeURIComponent(text));
     else if (p.in === "query") for (const item of Array.isArray(value) ? value : [value]) query.push([p.name, typeof item === "string" ? item : JSON.stringify(item)]);
     else if (p.in === "header") headers.set(p.name, text);
-    else {
-      body = JSON.stringify(value);
-      headers.set("content-type", "application/json");
-    }
+    else if (p.in === "field") (fields ??= {})[p.name] = value;
+    else body = value;
   }
+  if (fields) body = fields;
+  if (body !== undefined) headers.set("content-type", "application/json");
   for (const a of operation.auth) {
     const credential = process.env[a.env];
     if (!credential) continue;
@@ -59,7 +60,7 @@ export async function callOperation(operation: Operation, input: object, signal?
   }
   const target = new URL(path.replace(/^\\/+/, ""), url);
   for (const [k, v] of query) target.searchParams.append(k, v);
-  const response = await fetch(target, { method: operation.method, headers, ...(body !== undefined && { body }), ...(signal && { signal }) });
+  const response = await fetch(target, { method: operation.method, headers, ...(body !== undefined && { body: JSON.stringify(body) }), ...(signal && { signal }) });
   const text = await response.text();
   if (!response.ok) throw new ToolError(\`\${operation.method} \${target.pathname} answered \${response.status} \${response.statusText}: \${text.slice(0, 2000)}\`);
   const json = /json/i.test(response.headers.get("content-type") ?? "");

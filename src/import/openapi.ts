@@ -15,8 +15,8 @@ type Node = Record<string, unknown>;
 export interface Operation {
   method: string;
   path: string;
-  /** input property → where it goes (`body`: the whole JSON request body). */
-  params: { property: string; in: "path" | "query" | "header" | "body"; name: string }[];
+  /** input property → where it goes (`body`: the whole JSON request body; `field`: one property of an object body). */
+  params: { property: string; in: "path" | "query" | "header" | "body" | "field"; name: string }[];
   /** Security schemes that apply, as environment variable → where the credential goes. */
   auth: { env: string; in: "header" | "query"; name: string; scheme: "bearer" | "basic" | "apiKey" }[];
   /** Whether the tool has an outputSchema (then the handler returns the parsed JSON). */
@@ -88,7 +88,8 @@ export function envPrefix(title: string): string {
 
 /** A tool name within MCP's rules (A-Z a-z 0-9 _ - ., at most 64 characters), unique among `taken`. */
 export function toolName(operationId: string | undefined, method: string, path: string, taken: Set<string>): string {
-  const raw = operationId ?? `${method}_${path}`;
+  // Without an operationId: the method and the path's segments, `get_pets_petId` for GET /pets/{petId}.
+  const raw = operationId ?? `${method}_${path.replace(/[^A-Za-z0-9_.-]+/g, "_")}`.replace(/_+/g, "_");
   let base = raw.replace(/[^A-Za-z0-9_.-]+/g, "_").replace(/^_+|_+$/g, "") || method;
   base = base.slice(0, MAX_TOOL_NAME);
   let name = base;
@@ -121,9 +122,12 @@ export function toSchemas(api: Node, spec: string): ImportedApi {
     notes.push(`${spec}#${at}: $ref ${JSON.stringify(ref)} does not point at a schema in components.schemas; replaced by {}`);
     return undefined;
   };
+  const note = (at: string, message: string) => notes.push(`${spec}#${at}: ${message}`);
+  const inDefs: Convert = { ref: refTo(true), is30, note };
+  const inTools: Convert = { ref: refTo(false), is30, note };
   const defsByStem = new Map<string, unknown>();
   for (const [name, stem] of defStems) {
-    const def = convert(schemas[name], `/components/schemas/${name}`, refTo(true), is30);
+    const def = convert(schemas[name], `/components/schemas/${pointerPart(name)}`, inDefs);
     defsByStem.set(stem, def);
     files.set(`defs/${stem}.json`, def);
   }
@@ -164,7 +168,7 @@ export function toSchemas(api: Node, spec: string): ImportedApi {
     for (const method of METHODS) {
       const op = item[method] as Node | undefined;
       if (!op) continue;
-      const at = `/paths/${pathKey.replace(/~/g, "~0").replace(/\//g, "~1")}/${method}`;
+      const at = `/paths/${pointerPart(pathKey)}/${method}`;
       const name = toolName(op.operationId as string | undefined, method, pathKey, names);
       const properties: Node = {};
       const required: string[] = [];
@@ -185,7 +189,7 @@ export function toSchemas(api: Node, spec: string): ImportedApi {
       for (const where of ["path", "query", "header"] as const) {
         for (const p of list.filter((p) => p.in === where)) {
           const property = place(String(p.name), where);
-          const schema = p.schema !== undefined ? convert(p.schema, `${at}/parameters`, refTo(false), is30) : p.content ? {} : { type: "string" };
+          const schema = p.schema !== undefined ? convert(p.schema, `${at}/parameters`, inTools) : p.content ? {} : { type: "string" };
           const described = typeof p.description === "string" && typeof schema === "object" && schema && !("description" in schema) ? { ...(schema as Node), description: p.description } : schema;
           properties[property] = described;
           if (p.required || where === "path") required.push(property);
@@ -195,14 +199,30 @@ export function toSchemas(api: Node, spec: string): ImportedApi {
       for (const p of list.filter((p) => p.in === "cookie")) notes.push(`${spec}#${at}: cookie parameter "${String(p.name)}" is not sent by the generated handler`);
       if (op.requestBody) {
         const body = resolve(op.requestBody);
-        const json = jsonMedia(body.content as Node | undefined);
+        const content = (body.content ?? {}) as Node;
+        const json = jsonMedia(content) as Node | undefined;
         if (json) {
-          const property = place("body", "request");
-          properties[property] = convert((json as Node).schema ?? {}, `${at}/requestBody`, refTo(false), is30);
-          if (body.required) required.push(property);
-          params.push({ property, in: "body", name: "body" });
-        } else notes.push(`${spec}#${at}/requestBody: only JSON request bodies are supported; this one is left out`);
+          const schema = convert(json.schema ?? {}, `${at}/requestBody`, inTools) as Node;
+          // An object body (inline, or a shared object schema) has its properties merged into the input, unless
+          // one of them clashes with a parameter; any other body goes whole under `body`.
+          const fields = objectFields(json.schema, schemas, inTools, `${at}/requestBody`);
+          if (fields && Object.keys(fields.properties).every((field) => !used.has(field))) {
+            for (const [field, fieldSchema] of Object.entries(fields.properties)) {
+              properties[place(field, "body")] = fieldSchema;
+              if (body.required && fields.required.includes(field)) required.push(field);
+              params.push({ property: field, in: "field", name: field });
+            }
+          } else {
+            const property = place("body", "request");
+            properties[property] = typeof body.description === "string" && !("description" in schema) ? { ...schema, description: body.description } : schema;
+            if (body.required) required.push(property);
+            params.push({ property, in: "body", name: "body" });
+          }
+        }
+        for (const type of Object.keys(content).filter((type) => content[type] !== json))
+          notes.push(`${spec}#${at}/requestBody/content/${pointerPart(type)}: only JSON request bodies are sent by the generated handler; ${type} is left out`);
       }
+      if (op.callbacks) notes.push(`${spec}#${at}/callbacks: callbacks are not imported (a tool answers its call; it does not receive requests)`);
       const tool: Node = { name };
       if (typeof op.summary === "string") tool.title = op.summary;
       const description = [op.summary, op.description].filter((s) => typeof s === "string" && s).join("\n\n");
@@ -214,7 +234,7 @@ export function toSchemas(api: Node, spec: string): ImportedApi {
       if (ok) {
         const json = jsonMedia(resolve(responses[ok]).content as Node | undefined) as Node | undefined;
         if (json?.schema) {
-          const out = convert(json.schema, `${at}/responses/${ok}`, refTo(false), is30);
+          const out = convert(json.schema, `${at}/responses/${ok}`, inTools);
           if (isObjectSchema(out, defsByStem)) {
             tool.outputSchema = out;
             structured = true;
@@ -238,8 +258,6 @@ export function toSchemas(api: Node, spec: string): ImportedApi {
     ...(typeof info.title === "string" && { title: info.title }),
     ...(typeof info.description === "string" && { description: info.description.slice(0, 1000) }),
   });
-  for (const note of new Set(warnings)) notes.push(note);
-  warnings.length = 0;
   return {
     files,
     notes,
@@ -249,6 +267,23 @@ export function toSchemas(api: Node, spec: string): ImportedApi {
     prefix,
     counts: { tools: operations.size, resources: 0, templates: 0, prompts: 0, defs: defStems.size },
   };
+}
+
+const pointerPart = (key: string) => key.replace(/~/g, "~0").replace(/\//g, "~1");
+
+/**
+ * The properties of an object request body, when its schema (inline or a shared schema) is a plain object
+ * schema with properties: no composition, no `additionalProperties` beyond `false`/absent.
+ */
+function objectFields(raw: unknown, schemas: Record<string, unknown>, c: Convert, at: string): { properties: Node; required: string[] } | undefined {
+  let node = raw as Node | undefined;
+  const m = typeof node?.$ref === "string" ? /^#\/components\/schemas\/([^/]+)$/.exec(node.$ref) : null;
+  if (m) node = schemas[decodeURIComponent(m[1]!.replace(/~1/g, "/").replace(/~0/g, "~"))] as Node | undefined;
+  if (!node || typeof node !== "object" || node.type !== "object" || !node.properties || node.nullable) return undefined;
+  if (["allOf", "anyOf", "oneOf", "not", "if", "patternProperties", "$ref"].some((k) => k in node!)) return undefined;
+  if (node.additionalProperties !== undefined && node.additionalProperties !== false) return undefined;
+  const converted = convert(node, at, { ...c, note: () => {} }) as Node;
+  return { properties: (converted.properties ?? {}) as Node, required: (converted.required ?? []) as string[] };
 }
 
 function jsonMedia(content: Node | undefined): unknown {
@@ -266,14 +301,19 @@ function isObjectSchema(schema: unknown, defs: Map<string, unknown>): boolean {
   return m !== null && (defs.get(m[1]!) as Node | undefined)?.type === "object";
 }
 
-const warnings: string[] = [];
+/** What `convert` needs: where a `$ref` to a shared schema points from here, the version, and where notes go. */
+interface Convert {
+  ref: (ref: string, at: string) => string | undefined;
+  is30: boolean;
+  note: (at: string, message: string) => void;
+}
 
 /**
  * An OpenAPI schema as JSON Schema in mcpgen's dialect: 3.0's `nullable` becomes a `"null"` type, its
  * boolean `exclusiveMinimum`/`exclusiveMaximum` numbers, `example` goes to `examples`; OpenAPI-only keywords
  * (`discriminator`, `xml`, `externalDocs`) and unknown ones are dropped, as are patterns RE2 cannot run.
  */
-function convert(schema: unknown, at: string, ref: (ref: string, at: string) => string | undefined, is30 = false): unknown {
+function convert(schema: unknown, at: string, c: Convert): unknown {
   if (typeof schema === "boolean") return schema;
   if (!schema || typeof schema !== "object" || Array.isArray(schema)) return {};
   const node = schema as Node;
@@ -281,21 +321,21 @@ function convert(schema: unknown, at: string, ref: (ref: string, at: string) => 
   for (const [key, value] of Object.entries(node)) {
     if (key.startsWith("x-")) continue;
     if (key === "$ref") {
-      const target = ref(String(value), at);
+      const target = c.ref(String(value), at);
       if (target) out.$ref = target;
     } else if (SCHEMA_MAPS.has(key) && value && typeof value === "object") {
-      out[key] = Object.fromEntries(Object.entries(value as Node).map(([k, v]) => [k, convert(v, `${at}/${key}/${k}`, ref, is30)]));
+      out[key] = Object.fromEntries(Object.entries(value as Node).map(([k, v]) => [k, convert(v, `${at}/${key}/${k}`, c)]));
     } else if (SCHEMA_LISTS.has(key) && Array.isArray(value)) {
-      out[key] = value.map((v, i) => convert(v, `${at}/${key}/${i}`, ref, is30));
+      out[key] = value.map((v, i) => convert(v, `${at}/${key}/${i}`, c));
     } else if (SCHEMA_ONE.has(key)) {
-      out[key] = Array.isArray(value) ? { prefixItems: value.map((v, i) => convert(v, `${at}/${key}/${i}`, ref, is30)) } : convert(value, `${at}/${key}`, ref, is30);
+      out[key] = Array.isArray(value) ? { prefixItems: value.map((v, i) => convert(v, `${at}/${key}/${i}`, c)) } : convert(value, `${at}/${key}`, c);
     } else if (key === "example") {
       if (!("examples" in node)) out.examples = [value];
     } else if (key === "examples") {
       if (Array.isArray(value)) out.examples = value;
     } else if (key === "pattern") {
       if (typeof value === "string" && !BACKTRACKING.test(value)) out.pattern = value;
-      else warnings.push(`pattern ${JSON.stringify(value)} needs backtracking and was left out (mcpgen checks patterns in linear time)`);
+      else c.note(`${at}/pattern`, `pattern ${JSON.stringify(value)} needs backtracking and was left out (mcpgen checks patterns in linear time)`);
     } else if ((key === "exclusiveMinimum" || key === "exclusiveMaximum") && typeof value === "boolean") {
       const bound = key === "exclusiveMinimum" ? "minimum" : "maximum";
       if (value && typeof node[bound] === "number") out[key] = node[bound];
@@ -309,11 +349,11 @@ function convert(schema: unknown, at: string, ref: (ref: string, at: string) => 
       out[key] = value;
     }
   }
-  if (is30) {
+  if (c.is30) {
     if ((out.exclusiveMinimum !== undefined) && typeof out.minimum === "number" && out.exclusiveMinimum === out.minimum) delete out.minimum;
     if ((out.exclusiveMaximum !== undefined) && typeof out.maximum === "number" && out.exclusiveMaximum === out.maximum) delete out.maximum;
   }
-  if (is30 && node.nullable === true) {
+  if (c.is30 && node.nullable === true) {
     if (typeof out.type === "string") out.type = [out.type, "null"];
     else if (out.$ref || out.allOf || out.anyOf || out.oneOf) return { anyOf: [out, { type: "null" }] };
     if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
