@@ -4,7 +4,7 @@
  * generated code and the handler stubs.
  */
 import path from "node:path";
-import { Option, type Command } from "commander";
+import { InvalidArgumentError, Option, type Command } from "commander";
 import { build, DEFAULTS, DiagnosticError, OutputError, type BuildResult } from "../compiler/index.js";
 import { writeSchemasFolder, type Imported } from "./output.js";
 
@@ -16,6 +16,11 @@ interface BuildFlags {
   handlers: string;
   build: boolean;
   quiet?: boolean;
+}
+
+function parsePrefix(value: string): string {
+  if (!/^[A-Z][A-Z0-9_]*$/.test(value)) throw new InvalidArgumentError("upper-case letters, digits and _, starting with a letter");
+  return value;
 }
 
 function buildOptions(command: Command): Command {
@@ -70,14 +75,16 @@ export function importCommand(cli: Command): Command {
         "write one tool per operation of an OpenAPI 3.0 or 3.1 description (YAML or JSON, a file or an http(s) URL), " +
           "shared schemas as defs, and handlers that call the API with fetch (base URL and credentials from environment variables)",
       )
-      .argument("<spec>", "the OpenAPI description: a file path or an http(s) URL"),
-  ).action(async (spec: string, opts: BuildFlags) => {
+      .argument("<spec>", "the OpenAPI description: a file path or an http(s) URL")
+      .option("-t, --tag <tags...>", "import only the operations with one of these tags (default: all operations)")
+      .option("--env-prefix <PREFIX>", "prefix of the environment variables the handlers read, <PREFIX>_BASE_URL and one per security scheme (default: from info.title)", parsePrefix),
+  ).action(async (spec: string, opts: BuildFlags & { tag?: string[]; envPrefix?: string }) => {
     const started = performance.now();
     const { readOpenApi, toSchemas } = await import("./openapi.js");
     const { writeHandlers, CLIENT_FILE } = await import("./openapi-handlers.js");
     const { api, diagnostics } = await readOpenApi(spec);
     if (!api) throw new DiagnosticError(diagnostics);
-    const imported = toSchemas(api, spec);
+    const imported = toSchemas(api, spec, { tags: opts.tag, envPrefix: opts.envPrefix });
     const title = String((api.info as { title?: unknown } | undefined)?.title ?? spec);
     const result = await finish(imported, opts, `${title} (${imported.operations.size} operations)`, started);
     if (!result || result.mode !== "write") return;

@@ -64,7 +64,10 @@ export async function callOperation(operation: Operation, input: object, signal?
   const text = await response.text();
   if (!response.ok) throw new ToolError(\`\${operation.method} \${target.pathname} answered \${response.status} \${response.statusText}: \${text.slice(0, 2000)}\`);
   const json = /json/i.test(response.headers.get("content-type") ?? "");
-  if (operation.structured) return json && text ? JSON.parse(text) : {};
+  if (operation.structured) {
+    if (!json) throw new ToolError(\`\${operation.method} \${target.pathname} answered \${response.headers.get("content-type") ?? "no content type"}, not the JSON its output schema describes\`);
+    return JSON.parse(text);
+  }
   return text;
 }
 `;

@@ -98,14 +98,22 @@ export function toolName(operationId: string | undefined, method: string, path: 
   return name;
 }
 
-export function toSchemas(api: Node, spec: string): ImportedApi {
+export interface OpenApiOptions {
+  /** Only the operations with at least one of these tags (all operations when absent or empty). */
+  tags?: string[] | undefined;
+  /** The environment-variable prefix; by default made from `info.title` (see `envPrefix`). */
+  envPrefix?: string | undefined;
+}
+
+export function toSchemas(api: Node, spec: string, options: OpenApiOptions = {}): ImportedApi {
   const files = new Map<string, unknown>();
   const notes: string[] = [];
   const operations = new Map<string, Operation>();
   const components = (api.components ?? {}) as Node;
   const info = (api.info ?? {}) as Node;
   const is30 = String(api.openapi).startsWith("3.0");
-  const prefix = envPrefix(String(info.title ?? "API"));
+  const prefix = options.envPrefix ?? envPrefix(String(info.title ?? "API"));
+  const tags = options.tags?.length ? new Set(options.tags) : undefined;
 
   // Shared schemas: one defs file each; refs to them are rewritten relative to the file they appear in.
   const schemas = (components.schemas ?? {}) as Record<string, unknown>;
@@ -168,6 +176,7 @@ export function toSchemas(api: Node, spec: string): ImportedApi {
     for (const method of METHODS) {
       const op = item[method] as Node | undefined;
       if (!op) continue;
+      if (tags && !((op.tags ?? []) as unknown[]).some((tag) => tags.has(String(tag)))) continue;
       const at = `/paths/${pointerPart(pathKey)}/${method}`;
       const name = toolName(op.operationId as string | undefined, method, pathKey, names);
       const properties: Node = {};
@@ -249,6 +258,8 @@ export function toSchemas(api: Node, spec: string): ImportedApi {
       files.set(`tools/${fileStem(name, stems)}.json`, tool);
     }
   }
+  for (const hook of Object.keys((api.webhooks ?? {}) as Node))
+    notes.push(`${spec}#/webhooks/${pointerPart(hook)}: webhooks are not imported (they are requests the API sends, not operations to call)`);
   files.set("annotations.json", { tools: hints });
   const servers = (api.servers ?? []) as Node[];
   const defaultBaseUrl = typeof servers[0]?.url === "string" && /^https?:\/\//.test(servers[0].url) ? servers[0].url : undefined;
@@ -268,6 +279,9 @@ export function toSchemas(api: Node, spec: string): ImportedApi {
     counts: { tools: operations.size, resources: 0, templates: 0, prompts: 0, defs: defStems.size },
   };
 }
+
+const hasRef = (value: unknown): boolean =>
+  value !== null && typeof value === "object" && (Array.isArray(value) ? value.some(hasRef) : "$ref" in value || Object.values(value).some(hasRef));
 
 const pointerPart = (key: string) => key.replace(/~/g, "~0").replace(/\//g, "~1");
 
@@ -330,9 +344,10 @@ function convert(schema: unknown, at: string, c: Convert): unknown {
     } else if (SCHEMA_ONE.has(key)) {
       out[key] = Array.isArray(value) ? { prefixItems: value.map((v, i) => convert(v, `${at}/${key}/${i}`, c)) } : convert(value, `${at}/${key}`, c);
     } else if (key === "example") {
-      if (!("examples" in node)) out.examples = [value];
+      // An example that holds a `$ref` (a reference to `components/examples`) is left out: the build resolves every `$ref`.
+      if (!("examples" in node) && !hasRef(value)) out.examples = [value];
     } else if (key === "examples") {
-      if (Array.isArray(value)) out.examples = value;
+      if (Array.isArray(value) && value.some((v) => !hasRef(v))) out.examples = value.filter((v) => !hasRef(v));
     } else if (key === "pattern") {
       if (typeof value === "string" && !BACKTRACKING.test(value)) out.pattern = value;
       else c.note(`${at}/pattern`, `pattern ${JSON.stringify(value)} needs backtracking and was left out (mcpgen checks patterns in linear time)`);
