@@ -4,7 +4,7 @@
  * server driven by the official SDK client over stdio.
  */
 import { execFile } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -14,15 +14,16 @@ import type { AddressInfo } from "node:net";
 
 const run = promisify(execFile);
 export const ROOT = path.resolve(import.meta.dirname, "../..");
-export const WORK = path.join(ROOT, ".tmp/import-openapi");
+/** Each test file works in a folder of its own (the files run in parallel): `.tmp/import-openapi/<file>`. */
+export const workOf = (file: string): string => path.join(ROOT, ".tmp/import-openapi", path.basename(file, ".test.ts"));
 const MCPGEN = path.join(ROOT, "bin/mcpgen.js");
 const TSC = path.join(ROOT, "node_modules/typescript/bin/tsc");
 
 export type Ran = { code: number; stdout: string; stderr: string };
 
-/** A fresh, empty folder below WORK. */
-export function freshDir(name: string): string {
-  const dir = path.join(WORK, name);
+/** A fresh, empty folder `name` below `work`. */
+export function freshDir(work: string, name: string): string {
+  const dir = path.join(work, name);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   return dir;
@@ -39,13 +40,18 @@ export async function importOpenApi(dir: string, args: string[]): Promise<Ran> {
   }
 }
 
-/** Type-checks and compiles `generated/` and `handlers/` of `dir` into `dir/build`. */
+/**
+ * Type-checks and compiles `generated/` and `handlers/` of `dir` into `dir/build`. The generated
+ * validators are JavaScript with declarations beside them: they are copied, not compiled (`allowJs`
+ * over GitHub's 7 MB of validators takes tsc a minute and more).
+ */
 export async function compile(dir: string): Promise<void> {
   writeFileSync(
     path.join(dir, "tsconfig.json"),
-    JSON.stringify({ extends: path.join(ROOT, "tsconfig.base.json"), compilerOptions: { rootDir: ".", outDir: "build", allowJs: true }, include: ["generated", "handlers"] }),
+    JSON.stringify({ extends: path.join(ROOT, "tsconfig.base.json"), compilerOptions: { rootDir: ".", outDir: "build" }, include: ["generated", "handlers"] }),
   );
   await run(process.execPath, [TSC, "-p", "tsconfig.json"], { cwd: dir });
+  cpSync(path.join(dir, "generated/validators"), path.join(dir, "build/generated/validators"), { recursive: true, filter: (file) => !file.endsWith(".d.ts") });
 }
 
 export interface Recorded {

@@ -7,11 +7,12 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compile, fakeApi, freshDir, importOpenApi, withServer, WORK, type Ran } from "./openapi-run.js";
+import { compile, fakeApi, freshDir, importOpenApi, withServer, workOf, type Ran } from "./openapi-run.js";
 
 const FIXTURES = path.join(import.meta.dirname, "fixtures");
 const json = (dir: string, file: string): Record<string, unknown> => JSON.parse(readFileSync(path.join(dir, file), "utf8")) as Record<string, unknown>;
 
+const WORK = workOf(import.meta.filename);
 afterAll(() => rmSync(WORK, { recursive: true, force: true }));
 
 describe("mcpgen import openapi: OpenAPI 3.0 (YAML)", () => {
@@ -19,7 +20,7 @@ describe("mcpgen import openapi: OpenAPI 3.0 (YAML)", () => {
   let dir: string;
   let ran: Ran;
   beforeAll(async () => {
-    dir = freshDir("petstore");
+    dir = freshDir(WORK, "petstore");
     ran = await importOpenApi(dir, [spec, "-o", "schemas", "-g", "generated", "-H", "handlers"]);
   }, 60_000);
   const schemas = () => path.join(dir, "schemas");
@@ -144,7 +145,7 @@ describe("mcpgen import openapi: OpenAPI 3.0 (YAML)", () => {
   }, 60_000);
 
   it("never writes a handler over an existing file", async () => {
-    const again = freshDir("petstore-mine");
+    const again = freshDir(WORK, "petstore-mine");
     const { writeFileSync, mkdirSync } = await import("node:fs");
     mkdirSync(path.join(again, "handlers"), { recursive: true });
     writeFileSync(path.join(again, "handlers/listPets.ts"), "// mine\n");
@@ -161,7 +162,7 @@ describe("mcpgen import openapi: OpenAPI 3.1 (JSON)", () => {
   const spec = path.join(FIXTURES, "notes-3.1.json");
 
   it("keeps 3.1 schemas, puts a non-object body under `body`, and fills in apiKey (query) and basic credentials", async () => {
-    const dir = freshDir("notes");
+    const dir = freshDir(WORK, "notes");
     const ran = await importOpenApi(dir, [spec, "--env-prefix", "MYNOTES", "-o", "schemas", "-g", "generated", "-H", "handlers"]);
     expect(ran.code).toBe(0);
     const schemas = path.join(dir, "schemas");
@@ -205,7 +206,7 @@ describe("mcpgen import openapi: OpenAPI 3.1 (JSON)", () => {
 
 describe("mcpgen import openapi: a broken description", () => {
   it("reports each problem as spec#/pointer: message, exits 1 and writes nothing", async () => {
-    const dir = freshDir("broken");
+    const dir = freshDir(WORK, "broken");
     const ran = await importOpenApi(dir, [path.join(FIXTURES, "broken-3.0.yaml"), "-o", "schemas", "-g", "generated", "-H", "handlers"]);
     expect(ran.code).toBe(1);
     expect(ran.stderr).toMatch(/broken-3\.0\.yaml#\/paths\/~1things\/get\/parameters\/0\/in: must be equal to one of the allowed values/);
