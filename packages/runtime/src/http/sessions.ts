@@ -24,6 +24,8 @@ export interface HttpSession {
   /** The principal that created the session (requests from another principal do not find it). */
   readonly subject: string | undefined;
   lastActive: number;
+  /** When the shared session store last had its expiry pushed back (throttles the refreshes). */
+  refreshedAt: number;
   /** The standalone GET stream, if open. */
   standalone: SseStream | undefined;
   /** Sequence of the standalone stream's events (stream id "0"). */
@@ -54,13 +56,14 @@ export class SessionTable {
     return this.#sessions.values();
   }
 
-  /** A new session around `connection`, created by `subject`, active `now`. */
-  create(connection: Connection, subject: string | undefined, now: number): HttpSession {
+  /** A new session around `connection`, created by `subject`, active `now` (`id`: one restored from a store). */
+  create(connection: Connection, subject: string | undefined, now: number, id: string = crypto.randomUUID()): HttpSession {
     const session: HttpSession = {
-      id: crypto.randomUUID(),
+      id,
       connection,
       subject,
       lastActive: now,
+      refreshedAt: now,
       standalone: undefined,
       standaloneSeq: 0,
       standaloneResumable: false,
@@ -77,6 +80,11 @@ export class SessionTable {
   find(id: string, subject: string | undefined): HttpSession | undefined {
     const session = this.#sessions.get(id);
     return !session || session.closed || session.subject !== subject ? undefined : session;
+  }
+
+  /** The open session `id`, whoever opened it. */
+  get(id: string): HttpSession | undefined {
+    return this.#sessions.get(id);
   }
 
   touch(session: HttpSession, now: number): void {
