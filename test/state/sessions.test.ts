@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitRequestSchema, ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
 import { roundRobin, type RoundRobin } from "../helpers/round-robin.js";
@@ -50,14 +50,14 @@ afterAll(async () => {
 });
 
 /** An SDK client whose requests go to the pinned instance. */
-async function connect(): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+async function connect(capabilities: Record<string, unknown> = {}): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const transport = new StreamableHTTPClientTransport(new URL(`${balancer.url}/mcp`), {
     fetch: (input, init) => {
       balancer.stick(pin);
       return fetch(input, init);
     },
   });
-  const client = new Client({ name: "sessions-test", version: "1.0.0" });
+  const client = new Client({ name: "sessions-test", version: "1.0.0" }, { capabilities });
   clients.push(client);
   await within(client.connect(transport), { what: "the SDK client's connection" });
   return { client, transport };
@@ -97,6 +97,20 @@ describe("2025-era sessions on several instances sharing Redis", () => {
     // Restored with what initialize established: B still knows the client's protocol version.
     pin = B;
     expect((await within(client.listTools(), { what: "tools/list on B" })).tools.map((tool) => tool.name)).toContain("touch");
+  });
+
+  it("takes the answer to an elicitation asked on A from a POST that lands on B", async () => {
+    pin = A;
+    const { client } = await connect({ elicitation: {} });
+    client.setRequestHandler(ElicitRequestSchema, async () => {
+      pin = B; // the client's answer goes to another instance than the one waiting
+      return { action: "accept", content: { name: "Ada" } };
+    });
+    const before = balancer.log.length;
+    const result = await within(client.callTool({ name: "ask_name", arguments: {} }), { what: "the tool waiting for the elicitation", timeoutMs: 5000 });
+    expect((result.content as { text: string }[])[0]?.text).toBe(`Hello, Ada, from ${instances[A]!.pid}`);
+    // The call went to A, the answer to B.
+    expect(balancer.log.slice(before).filter((entry) => entry.method === "POST").map((entry) => entry.upstream)).toEqual([A, B]);
   });
 
   it("delivers a resource update published on C to the subscriber whose stream is on A", async () => {

@@ -41,6 +41,8 @@ export interface HttpSession {
   readonly running: Set<SessionExchange>;
   nextStream: number;
   closed: boolean;
+  /** Stops hearing what other instances forward to this session (shared sessions only). */
+  detach: (() => Promise<void>) | undefined;
 }
 
 export class SessionTable {
@@ -71,6 +73,7 @@ export class SessionTable {
       running: new Set(),
       nextStream: 1,
       closed: false,
+      detach: undefined,
     };
     this.#sessions.set(session.id, session);
     return session;

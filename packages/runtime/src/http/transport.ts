@@ -66,6 +66,8 @@ type Mode = "auto" | "json" | "sse";
 type Found = { session: HttpSession; output?: undefined } | { session?: undefined; output: HttpOutput };
 const NOT_FOUND = (): Found => ({ output: reject("sessionNotFound", "Session not found") });
 
+const answersChannel = (sessionId: string): string => `session:${sessionId}:answers`;
+
 const NO_SINK: Sink = { send: () => undefined };
 /** Connections that carry one exchange (2026-era requests): no session-wide notifications. */
 const EPHEMERAL = { ephemeral: true } as const;
@@ -351,6 +353,7 @@ export class HttpTransport implements ExchangeHost {
   /** 2025 era: the messages of one POST, in a session or stateless. */
   #run(input: HttpInput, message: unknown, messages: unknown[], connection: Connection, session: HttpSession | undefined, mode: Mode, auth: AuthInfo | undefined): HttpOutput | Promise<HttpOutput> {
     const hasRequest = messages.some((m) => isObject(m) && typeof m.method === "string" && m.id !== undefined);
+    if (session) this.#forwardAnswers(session, messages);
     const exchange = new Exchange(this, mode, auth, false, session);
     const reply = connection.handle(message, exchange);
     if (!hasRequest) {
@@ -381,6 +384,7 @@ export class HttpTransport implements ExchangeHost {
     if (typeof reply !== "string") return reject("internalError", "Internal error: initialize did not answer"); // the core answers it at once
     if (refused) return json(reply); // no session for a refused handshake (2025 era: 200 with the error inside)
     session = this.#sessions.create(connection, auth?.subject, this.now());
+    this.#attach(session);
     const answer = withHeaders(json(reply), { "mcp-session-id": session.id });
     const store = this.options.sessionStore;
     if (!store) return answer;
@@ -419,6 +423,33 @@ export class HttpTransport implements ExchangeHost {
     return { session };
   }
 
+  /**
+   * A shared session hears the client's answers to its server→client requests (elicitation, sampling,
+   * roots) that reached another instance: each instance forwards the answers it receives on the session's
+   * channel, and the one whose request waits for it takes it (the others drop an id they never asked).
+   */
+  #attach(session: HttpSession): void {
+    const bus = this.options.bus;
+    if (!this.options.sessionStore || !bus) return;
+    const subscribed = bus
+      .subscribe(answersChannel(session.id), (text) => {
+        if (!session.closed) session.connection.handle(JSON.parse(text), NO_SINK);
+      })
+      .catch((error: unknown) => (this.report(error), undefined));
+    session.detach = async () => (await subscribed)?.();
+  }
+
+  /** Answers the client sent in `session` go to every instance holding it (see `#attach`). */
+  #forwardAnswers(session: HttpSession, messages: readonly unknown[]): void {
+    const bus = this.options.bus;
+    if (!this.options.sessionStore || !bus) return;
+    for (const m of messages) {
+      if (isObject(m) && m.method === undefined && isRequestId(m.id) && ("result" in m || "error" in m)) {
+        bus.publish(answersChannel(session.id), JSON.stringify(m)).catch((error: unknown) => this.report(error));
+      }
+    }
+  }
+
   /** A session another instance opened: taken over from the store, with the state `initialize` established. */
   async #restore(store: SessionStore, id: string, auth: AuthInfo | undefined): Promise<Found> {
     let record;
@@ -438,6 +469,7 @@ export class HttpTransport implements ExchangeHost {
     );
     connection.services.subscriptions.addSession(connection);
     session = this.#sessions.create(connection, record.subject, this.now(), id);
+    this.#attach(session);
     return { session };
   }
 
@@ -477,6 +509,7 @@ export class HttpTransport implements ExchangeHost {
     for (const exchange of [...session.running]) exchange.abandon();
     session.exchanges.clear();
     await session.connection.close(0);
+    await session.detach?.().catch((error: unknown) => this.report(error));
     if (!ended) return;
     try {
       await this.options.eventStore?.dropSession(session.id);
