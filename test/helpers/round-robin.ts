@@ -12,6 +12,8 @@ export interface RoundRobin {
   readonly log: { method: string; upstream: number }[];
   /** Sends the next request to `upstream` instead of the next in turn. */
   route(upstream: number): void;
+  /** Sends every request to `upstream` until called again (`undefined`: back to the rotation). */
+  stick(upstream: number | undefined): void;
   /** Leaves `upstream` out of the rotation (it was stopped). */
   remove(upstream: number): void;
   close(): Promise<void>;
@@ -20,9 +22,11 @@ export interface RoundRobin {
 export async function roundRobin(upstreams: readonly string[]): Promise<RoundRobin> {
   let next = 0;
   let pinned: number | undefined;
+  let stuck: number | undefined;
   const down = new Set<number>();
   const log: { method: string; upstream: number }[] = [];
   const pick = (): number => {
+    if (stuck !== undefined) return stuck;
     if (pinned !== undefined) {
       const chosen = pinned;
       pinned = undefined;
@@ -56,6 +60,7 @@ export async function roundRobin(upstreams: readonly string[]): Promise<RoundRob
     url: `http://127.0.0.1:${port}`,
     log,
     route: (upstream) => void (pinned = upstream),
+    stick: (upstream) => void (stuck = upstream),
     remove: (upstream) => void down.add(upstream),
     close: () =>
       new Promise<void>((resolve) => {

@@ -15,6 +15,7 @@ export { isTerminal, TERMINAL_STATUSES, type TaskError, type TaskPage, type Task
 export { type ResolvedTaskOptions, type TaskOptions } from "./tasks/options.js";
 export { TASKS_EXTENSION } from "./tasks/tasks.js";
 export { LocalBus, type Bus, type Unsubscribe } from "./state/bus.js";
+export { InMemorySessionStore, type SessionRecord, type SessionStore } from "./state/sessions.js";
 export { audio, embedded, image, resourceLink, text, toBase64, type AnnotationsInput } from "./content.js";
 export { structured } from "./structured.js";
 export type { SubscriptionFilter, SubscriptionStats } from "./subscriptions.js";

@@ -226,7 +226,7 @@ async function serveHttp(server: ReturnType<typeof createServer>, options: CliOp
     ...(options.corsOrigins !== undefined && { cors: { origins: star(options.corsOrigins) as string[] | "*" } }),
     ...(options.responseMode !== undefined && { responseMode: options.responseMode }),
     ...(options.maxBodyBytes !== undefined && { maxBodyBytes: options.maxBodyBytes }),
-    ...(shared && !options.stateless && { eventStore: shared.state.events }),
+    ...(shared && !options.stateless && { eventStore: shared.state.events, sessionStore: shared.state.sessions, bus: shared.state.bus }),
   });
   console.error(`[mcpgen] ${name} listening on ${handle.url}`);
   if (!["127.0.0.1", "::1", "localhost"].includes(handle.host) && allowedHosts === undefined) {

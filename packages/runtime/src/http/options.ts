@@ -4,6 +4,8 @@
  * session table, CORS off.
  */
 import type { AuthInfo } from "../handler.js";
+import type { Bus } from "../state/bus.js";
+import type { SessionStore } from "../state/sessions.js";
 import { InMemoryEventStore, type EventStore } from "./event-store.js";
 
 export type { AuthInfo };
@@ -80,6 +82,13 @@ export interface HttpOptions {
   responseMode?: ResponseMode;
   /** 2025 era: where SSE events are kept for `Last-Event-ID` resumption; `false` disables it. */
   eventStore?: EventStore | false;
+  /**
+   * 2025 era: where sessions are remembered beyond this instance (default: nowhere, each instance serves the
+   * sessions it opened). With a shared store (Redis) and a shared `bus`, any instance serves any session.
+   */
+  sessionStore?: SessionStore;
+  /** Carries what concerns a session held by another instance (its end, answers, stream messages). */
+  bus?: Bus;
   /** SSE comment interval on long-lived streams (GET, `subscriptions/listen`), in ms (default 15,000). */
   keepAliveMs?: number;
   /** `retry` hint (ms) sent with the priming event of resumable streams (default 1,000). */
@@ -103,6 +112,8 @@ export interface ResolvedHttpOptions {
   readonly resourceMetadataUrl: string | undefined;
   readonly responseMode: ResponseMode;
   readonly eventStore: EventStore | undefined;
+  readonly sessionStore: SessionStore | undefined;
+  readonly bus: Bus | undefined;
   readonly keepAliveMs: number;
   readonly retryMs: number;
   readonly clock: () => number;
@@ -127,6 +138,8 @@ export function resolveHttpOptions(options: HttpOptions = {}): ResolvedHttpOptio
     resourceMetadataUrl: options.resourceMetadataUrl,
     responseMode: options.responseMode ?? "auto",
     eventStore: sessions && options.eventStore !== false ? (options.eventStore ?? new InMemoryEventStore()) : undefined,
+    sessionStore: sessions ? options.sessionStore : undefined,
+    bus: options.bus,
     keepAliveMs: nonNegative("keepAliveMs", options.keepAliveMs ?? 15_000),
     retryMs: nonNegative("retryMs", options.retryMs ?? 1000),
     clock: options.clock ?? Date.now,

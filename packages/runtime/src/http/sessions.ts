@@ -24,6 +24,8 @@ export interface HttpSession {
   /** The principal that created the session (requests from another principal do not find it). */
   readonly subject: string | undefined;
   lastActive: number;
+  /** When the shared session store last had its expiry pushed back (throttles the refreshes). */
+  refreshedAt: number;
   /** The standalone GET stream, if open. */
   standalone: SseStream | undefined;
   /** Sequence of the standalone stream's events (stream id "0"). */
@@ -39,6 +41,8 @@ export interface HttpSession {
   readonly running: Set<SessionExchange>;
   nextStream: number;
   closed: boolean;
+  /** Stops hearing what other instances forward to this session (shared sessions only). */
+  detach: (() => Promise<void>) | undefined;
 }
 
 export class SessionTable {
@@ -54,13 +58,14 @@ export class SessionTable {
     return this.#sessions.values();
   }
 
-  /** A new session around `connection`, created by `subject`, active `now`. */
-  create(connection: Connection, subject: string | undefined, now: number): HttpSession {
+  /** A new session around `connection`, created by `subject`, active `now` (`id`: one restored from a store). */
+  create(connection: Connection, subject: string | undefined, now: number, id: string = crypto.randomUUID()): HttpSession {
     const session: HttpSession = {
-      id: crypto.randomUUID(),
+      id,
       connection,
       subject,
       lastActive: now,
+      refreshedAt: now,
       standalone: undefined,
       standaloneSeq: 0,
       standaloneResumable: false,
@@ -68,6 +73,7 @@ export class SessionTable {
       running: new Set(),
       nextStream: 1,
       closed: false,
+      detach: undefined,
     };
     this.#sessions.set(session.id, session);
     return session;
@@ -77,6 +83,11 @@ export class SessionTable {
   find(id: string, subject: string | undefined): HttpSession | undefined {
     const session = this.#sessions.get(id);
     return !session || session.closed || session.subject !== subject ? undefined : session;
+  }
+
+  /** The open session `id`, whoever opened it. */
+  get(id: string): HttpSession | undefined {
+    return this.#sessions.get(id);
   }
 
   touch(session: HttpSession, now: number): void {

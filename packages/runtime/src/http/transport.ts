@@ -26,6 +26,7 @@ import { accepted, json, reject, withHeaders, type HttpOutput } from "./output.j
 import { accepts, challenge, corsHeaders, hostAllowed, mediaType, originAllowed, preflightHeaders } from "./security.js";
 import { SessionTable, type HttpSession } from "./sessions.js";
 import { isOpen, Standalone } from "./standalone.js";
+import { SESSION_CLOSED, type SessionStore } from "../state/sessions.js";
 
 export type { HttpOutput } from "./output.js";
 
@@ -62,6 +63,11 @@ export interface HttpStats {
 type Accepted = { json: boolean; sse: boolean };
 type Mode = "auto" | "json" | "sse";
 
+type Found = { session: HttpSession; output?: undefined } | { session?: undefined; output: HttpOutput };
+const NOT_FOUND = (): Found => ({ output: reject("sessionNotFound", "Session not found") });
+
+const answersChannel = (sessionId: string): string => `session:${sessionId}:answers`;
+
 const NO_SINK: Sink = { send: () => undefined };
 /** Connections that carry one exchange (2026-era requests): no session-wide notifications. */
 const EPHEMERAL = { ephemeral: true } as const;
@@ -79,6 +85,8 @@ export class HttpTransport implements ExchangeHost {
   /** The `x-mcp-header` declarations of each tool (bounded by the number of tools). */
   readonly #toolHeaders: BoundedCache<string, readonly ParamHeader[]>;
   #sweeper: ReturnType<typeof setInterval> | undefined;
+  /** Stops hearing about sessions ended on other instances. */
+  #unsubscribe: Promise<(() => Promise<void>) | undefined> = Promise.resolve(undefined);
   #closed = false;
 
   constructor(
@@ -96,6 +104,16 @@ export class HttpTransport implements ExchangeHost {
     if (options.sessions) {
       this.#sweeper = setInterval(() => this.#sweep(), Math.max(10, Math.min(60_000, Math.floor(options.sessionIdleMs / 2))));
       (this.#sweeper as { unref?: () => void }).unref?.();
+    }
+    const bus = options.bus;
+    if (options.sessionStore && bus) {
+      // A session ended on any instance (DELETE) ends here too.
+      this.#unsubscribe = bus
+        .subscribe(SESSION_CLOSED, (id) => {
+          const session = this.#sessions.get(id);
+          if (session) void this.#closeSession(session, false);
+        })
+        .catch((error: unknown) => (this.report(error), undefined));
     }
   }
 
@@ -124,10 +142,12 @@ export class HttpTransport implements ExchangeHost {
     if (this.#closed) return;
     this.#closed = true;
     if (this.#sweeper) clearInterval(this.#sweeper);
+    await (await this.#unsubscribe)?.().catch((error: unknown) => this.report(error));
     // Closing a listen request's connection ends it with a result (the server ends the subscription).
     await settledWithin([...this.#listens].map((exchange) => exchange.closeConnection()), 1000);
     for (const exchange of [...this.#listens]) exchange.abandon();
-    await Promise.all([...this.#sessions.values()].map((session) => this.#closeSession(session)));
+    // With a shared session store the sessions live on in the other instances.
+    await Promise.all([...this.#sessions.values()].map((session) => this.#closeSession(session, !this.options.sessionStore)));
     for (const exchange of this.#running) exchange.abandon();
     this.#running.clear();
   }
@@ -312,23 +332,28 @@ export class HttpTransport implements ExchangeHost {
     if (headerVersion !== undefined && !isLegacy(headerVersion)) {
       return reject("badRequest", `Bad Request: unsupported MCP-Protocol-Version ${headerVersion} (supported: ${LEGACY_PROTOCOL_VERSIONS.join(", ")})`);
     }
-    let connection: Connection;
-    let session: HttpSession | undefined;
     if (this.options.sessions) {
       const found = this.#session(sessionId, auth);
-      if (!found.session) return found.output;
-      session = found.session;
-      connection = session.connection;
-      this.#sessions.touch(session, this.now());
-      const version = headerVersion ?? connection.session?.protocolVersion;
-      for (const m of messages) {
-        const mismatch = versionClaimProblem(versionClaim(m), version);
-        if (mismatch) return reject("headerMismatch", mismatch, isObject(m) && isRequestId(m.id) ? m.id : undefined);
-      }
-    } else {
-      connection = this.server.connect(NO_SINK, { ephemeral: true, session: { protocolVersion: headerVersion ?? "2025-03-26" } });
+      const run = (found: Found): HttpOutput | Promise<HttpOutput> => {
+        if (!found.session) return found.output;
+        const session = found.session;
+        const version = headerVersion ?? session.connection.session?.protocolVersion;
+        for (const m of messages) {
+          const mismatch = versionClaimProblem(versionClaim(m), version);
+          if (mismatch) return reject("headerMismatch", mismatch, isObject(m) && isRequestId(m.id) ? m.id : undefined);
+        }
+        return this.#run(input, message, messages, session.connection, session, mode, auth);
+      };
+      return found instanceof Promise ? found.then(run) : run(found);
     }
+    const connection = this.server.connect(NO_SINK, { ephemeral: true, session: { protocolVersion: headerVersion ?? "2025-03-26" } });
+    return this.#run(input, message, messages, connection, undefined, mode, auth);
+  }
+
+  /** 2025 era: the messages of one POST, in a session or stateless. */
+  #run(input: HttpInput, message: unknown, messages: unknown[], connection: Connection, session: HttpSession | undefined, mode: Mode, auth: AuthInfo | undefined): HttpOutput | Promise<HttpOutput> {
     const hasRequest = messages.some((m) => isObject(m) && typeof m.method === "string" && m.id !== undefined);
+    if (session) this.#forwardAnswers(session, messages);
     const exchange = new Exchange(this, mode, auth, false, session);
     const reply = connection.handle(message, exchange);
     if (!hasRequest) {
@@ -359,14 +384,93 @@ export class HttpTransport implements ExchangeHost {
     if (typeof reply !== "string") return reject("internalError", "Internal error: initialize did not answer"); // the core answers it at once
     if (refused) return json(reply); // no session for a refused handshake (2025 era: 200 with the error inside)
     session = this.#sessions.create(connection, auth?.subject, this.now());
-    return withHeaders(json(reply), { "mcp-session-id": session.id });
+    this.#attach(session);
+    const answer = withHeaders(json(reply), { "mcp-session-id": session.id });
+    const store = this.options.sessionStore;
+    if (!store) return answer;
+    const established = connection.session;
+    const record = { protocolVersion: established?.protocolVersion ?? "2025-03-26", clientInfo: established?.clientInfo, clientCapabilities: established?.clientCapabilities, subject: auth?.subject };
+    // Stored before the client learns the id: its next request may reach another instance.
+    return store.save(session.id, record, this.options.sessionIdleMs).then(
+      () => answer,
+      (error: unknown) => {
+        this.report(error);
+        void this.#closeSession(session as HttpSession, false);
+        return withHeaders(reject("serviceUnavailable", "Service Unavailable: the session could not be stored; try again later"), { "retry-after": "1" });
+      },
+    );
   }
 
   /** The session a request names: missing header → 400, unknown / expired / another principal's → 404. */
-  #session(id: string | undefined, auth: AuthInfo | undefined): { session: HttpSession; output?: undefined } | { session?: undefined; output: HttpOutput } {
+  #session(id: string | undefined, auth: AuthInfo | undefined): Found | Promise<Found> {
     if (id === undefined) return { output: reject("badRequest", "Bad Request: Mcp-Session-Id header is required") };
     const session = this.#sessions.find(id, auth?.subject);
-    return session ? { session } : { output: reject("sessionNotFound", "Session not found") };
+    if (session) return this.#touch(session);
+    const store = this.options.sessionStore;
+    if (!store || this.#sessions.get(id)) return NOT_FOUND();
+    return this.#restore(store, id, auth);
+  }
+
+  /** Traffic on a session: it stays alive here, and (at most every tenth of the idle limit) in the store. */
+  #touch(session: HttpSession): Found {
+    const now = this.now();
+    this.#sessions.touch(session, now);
+    const store = this.options.sessionStore;
+    if (store && now - session.refreshedAt >= Math.max(1000, Math.floor(this.options.sessionIdleMs / 10))) {
+      session.refreshedAt = now;
+      store.refresh(session.id, this.options.sessionIdleMs).catch((error: unknown) => this.report(error));
+    }
+    return { session };
+  }
+
+  /**
+   * A shared session hears the client's answers to its server→client requests (elicitation, sampling,
+   * roots) that reached another instance: each instance forwards the answers it receives on the session's
+   * channel, and the one whose request waits for it takes it (the others drop an id they never asked).
+   */
+  #attach(session: HttpSession): void {
+    const bus = this.options.bus;
+    if (!this.options.sessionStore || !bus) return;
+    const subscribed = bus
+      .subscribe(answersChannel(session.id), (text) => {
+        if (!session.closed) session.connection.handle(JSON.parse(text), NO_SINK);
+      })
+      .catch((error: unknown) => (this.report(error), undefined));
+    session.detach = async () => (await subscribed)?.();
+  }
+
+  /** Answers the client sent in `session` go to every instance holding it (see `#attach`). */
+  #forwardAnswers(session: HttpSession, messages: readonly unknown[]): void {
+    const bus = this.options.bus;
+    if (!this.options.sessionStore || !bus) return;
+    for (const m of messages) {
+      if (isObject(m) && m.method === undefined && isRequestId(m.id) && ("result" in m || "error" in m)) {
+        bus.publish(answersChannel(session.id), JSON.stringify(m)).catch((error: unknown) => this.report(error));
+      }
+    }
+  }
+
+  /** A session another instance opened: taken over from the store, with the state `initialize` established. */
+  async #restore(store: SessionStore, id: string, auth: AuthInfo | undefined): Promise<Found> {
+    let record;
+    try {
+      record = await store.load(id);
+    } catch (error) {
+      this.report(error);
+      return { output: withHeaders(reject("serviceUnavailable", "Service Unavailable: the session store cannot be reached"), { "retry-after": "1" }) };
+    }
+    if (!record || record.subject !== auth?.subject || this.#closed) return NOT_FOUND();
+    const raced = this.#sessions.get(id); // restored meanwhile by a concurrent request
+    if (raced) return raced.subject === auth?.subject && !raced.closed ? this.#touch(raced) : NOT_FOUND();
+    let session: HttpSession | undefined;
+    const connection = this.server.connect(
+      { send: (line) => this.#standalone.send(session as HttpSession, line) },
+      { session: { protocolVersion: record.protocolVersion, clientInfo: record.clientInfo, clientCapabilities: record.clientCapabilities ?? {} } },
+    );
+    connection.services.subscriptions.addSession(connection);
+    session = this.#sessions.create(connection, record.subject, this.now(), id);
+    this.#attach(session);
+    return { session };
   }
 
   // ── GET, DELETE ──
@@ -375,26 +479,38 @@ export class HttpTransport implements ExchangeHost {
     if (!this.options.sessions || isModern(input.header("mcp-protocol-version"))) return this.#notAllowed("Method Not Allowed: this endpoint has no standalone stream");
     if (!this.#accepts.get(input.header("accept")).sse) return reject("notAcceptable", "Not Acceptable: the client must accept text/event-stream");
     const found = this.#session(input.header("mcp-session-id"), auth);
-    if (!found.session) return found.output;
-    this.#sessions.touch(found.session, this.now());
-    return this.#standalone.get(found.session, input.header("last-event-id"));
+    const open = (found: Found): HttpOutput | Promise<HttpOutput> => (found.session ? this.#standalone.get(found.session, input.header("last-event-id")) : found.output);
+    return found instanceof Promise ? found.then(open) : open(found);
   }
 
   async #delete(input: HttpInput, auth: AuthInfo | undefined): Promise<HttpOutput> {
     if (!this.options.sessions) return this.#notAllowed("Method Not Allowed: this endpoint has no sessions");
-    const found = this.#session(input.header("mcp-session-id"), auth);
+    const found = await this.#session(input.header("mcp-session-id"), auth);
     if (!found.session) return found.output;
-    await this.#closeSession(found.session);
+    await this.#closeSession(found.session, true);
+    const store = this.options.sessionStore;
+    if (store) {
+      // Forgotten in the store first, so that no instance restores it after hearing it ended.
+      try {
+        await store.delete(found.session.id);
+        await this.options.bus?.publish(SESSION_CLOSED, found.session.id);
+      } catch (error) {
+        this.report(error);
+      }
+    }
     return { status: 200, headers: {}, body: undefined };
   }
 
-  async #closeSession(session: HttpSession): Promise<void> {
+  /** Ends a session here; `ended`: for good (its stored events go too), not just dropped by this instance. */
+  async #closeSession(session: HttpSession, ended: boolean): Promise<void> {
     if (!this.#sessions.remove(session)) return;
     session.standalone?.end();
     session.standalone = undefined;
     for (const exchange of [...session.running]) exchange.abandon();
     session.exchanges.clear();
     await session.connection.close(0);
+    await session.detach?.().catch((error: unknown) => this.report(error));
+    if (!ended) return;
     try {
       await this.options.eventStore?.dropSession(session.id);
     } catch (error) {
@@ -404,6 +520,7 @@ export class HttpTransport implements ExchangeHost {
 
   /** Closes the sessions idle past `sessionIdleMs` (closing a session cancels its requests). */
   #sweep(): void {
-    for (const session of this.#sessions.sweep(this.now())) void this.#closeSession(session);
+    // With a shared store the session may be active on another instance: it expires there by its TTL.
+    for (const session of this.#sessions.sweep(this.now())) void this.#closeSession(session, !this.options.sessionStore);
   }
 }

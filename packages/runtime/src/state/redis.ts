@@ -7,7 +7,9 @@
 import { streamOfEventId, type EventStore, type Replay } from "../http/event-store.js";
 import { Channels, type Bus, type Unsubscribe } from "./bus.js";
 import type { RedisTaskCommands } from "./redis-tasks.js";
+import { RedisSessionStore } from "./sessions.js";
 
+export { RedisSessionStore, type RedisSessionCommands } from "./sessions.js";
 export { RedisTaskStore, type RedisTaskCommands, type RedisTaskStoreOptions } from "./redis-tasks.js";
 
 /** The few commands used here, as `@redis/client` provides them (kept structural: no types leak out). */
@@ -129,6 +131,8 @@ export interface RedisState {
   readonly redis: RedisCommands & RedisTaskCommands;
   readonly events: RedisEventStore;
   readonly bus: RedisBus;
+  /** 2025-era sessions, so that any instance serves any session. */
+  readonly sessions: RedisSessionStore;
   readonly prefix: string;
   /**
    * The key sealing 2026-era `requestState`, the same for every instance: the first instance to start
@@ -177,6 +181,7 @@ export async function connectRedis(url: string, options: RedisOptions = {}): Pro
     redis: client,
     events: new RedisEventStore(client, options),
     bus: new RedisBus(client, subscribing, prefix),
+    sessions: new RedisSessionStore(client, prefix),
     prefix,
     async requestStateSecret() {
       const key = `${prefix}request-state-secret`;
