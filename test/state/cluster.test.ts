@@ -5,36 +5,25 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startRedis, type RedisServer } from "../helpers/redis.js";
-import { roundRobin, type RoundRobin } from "../helpers/round-robin.js";
-import { ENVELOPE, listeningUrl, modernPost, until, within } from "../helpers/wait.js";
+import { startCluster, type Cluster } from "../helpers/cluster.js";
+import type { RoundRobin } from "../helpers/round-robin.js";
+import { ENVELOPE, modernPost, until, within } from "../helpers/wait.js";
 import { builtFixture } from "../runtime/helpers/e2e.js";
 
 const META = { ...ENVELOPE, "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } } };
 const [A, B, C] = [0, 1, 2];
 
-let redis: RedisServer;
+let cluster: Cluster | undefined;
 let balancer: RoundRobin;
-const instances: ChildProcess[] = [];
+let instances: ChildProcess[] = [];
 
 beforeAll(async () => {
-  redis = await startRedis();
-  const { server } = builtFixture("cluster");
-  const urls: string[] = [];
-  for (let i = 0; i < 3; i++) {
-    const child = spawn(server.command, [...server.args, "--http", "--port", "0", "--redis", redis.url], { cwd: server.cwd, stdio: ["ignore", "ignore", "pipe"] });
-    instances.push(child);
-    urls.push(await listeningUrl(child));
-  }
-  balancer = await roundRobin(urls);
+  cluster = await startCluster();
+  ({ balancer, instances } = cluster);
 }, 30_000);
 
 afterAll(async () => {
-  await balancer?.close();
-  await Promise.all(
-    instances.map((child) => (child.exitCode === null && child.signalCode === null ? new Promise((resolve) => (child.once("exit", resolve), child.kill("SIGTERM"))) : undefined)),
-  );
-  await redis?.stop();
+  await cluster?.stop();
 });
 
 type Message = { id?: unknown; method?: string; result?: Record<string, unknown>; error?: { code: number; message: string }; params?: Record<string, unknown> };

@@ -4,35 +4,27 @@
  * session store), change notifications reach the stream of a session wherever they are published, and a
  * DELETE on any instance ends the session on all of them. The client is the official SDK's.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema, ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startRedis, type RedisServer } from "../helpers/redis.js";
-import { roundRobin, type RoundRobin } from "../helpers/round-robin.js";
-import { listeningUrl, until, within } from "../helpers/wait.js";
-import { builtFixture } from "../runtime/helpers/e2e.js";
+import { startCluster, type Cluster } from "../helpers/cluster.js";
+import type { RoundRobin } from "../helpers/round-robin.js";
+import { until, within } from "../helpers/wait.js";
 
 const [A, B, C] = [0, 1, 2];
 
-let redis: RedisServer;
+let cluster: Cluster | undefined;
 let balancer: RoundRobin;
-const instances: ChildProcess[] = [];
+let instances: ChildProcess[] = [];
 /** The instance every request of the tests' clients goes to (unset: the balancer's rotation). */
 let pin: number | undefined;
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  redis = await startRedis();
-  const { server } = builtFixture("cluster");
-  const urls: string[] = [];
-  for (let i = 0; i < 3; i++) {
-    const child = spawn(server.command, [...server.args, "--http", "--port", "0", "--redis", redis.url], { cwd: server.cwd, stdio: ["ignore", "ignore", "pipe"] });
-    instances.push(child);
-    urls.push(await listeningUrl(child));
-  }
-  balancer = await roundRobin(urls);
+  cluster = await startCluster();
+  ({ balancer, instances } = cluster);
 }, 30_000);
 
 afterEach(async () => {
@@ -42,11 +34,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await balancer?.close();
-  await Promise.all(
-    instances.map((child) => (child.exitCode === null && child.signalCode === null ? new Promise((resolve) => (child.once("exit", resolve), child.kill("SIGTERM"))) : undefined)),
-  );
-  await redis?.stop();
+  await cluster?.stop();
 });
 
 /** An SDK client whose requests go to the pinned instance. */
