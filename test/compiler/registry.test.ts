@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { build } from "mcpgen";
 import type { Registry } from "@mcpgen/runtime";
 import { Harness } from "../runtime/helpers/core.js";
-import { buildFixture, FIXTURES, readJson, REPO, tempProject } from "./helpers.js";
+import { buildFixture, FIXTURES, readJson, REPO, server, tempProject, writeSchemas } from "./helpers.js";
 
 const run = promisify(execFile);
 const TSC = path.join(REPO, "node_modules/typescript/bin/tsc");
@@ -90,4 +90,23 @@ export default async function ship(input: { to: { street: string } }) {
       expect.stringMatching(new RegExp(`(^|/)generated/registry\\.gen\\.ts\\(${lineOf("plant")}\\): error TS2322: .*PlantHandler`)),
     ]);
   }, 120_000);
+
+  it("type-checks with 1,300 tools (one array literal of differently typed entries is too complex for tsc: TS2590)", async () => {
+    const dir = await tempProject(true);
+    const names = Array.from({ length: 1300 }, (_, i) => `tool_${String(i).padStart(4, "0")}`);
+    // Each tool's input differs, so each handler type, and each entry's type, is a type of its own.
+    const tool = (name: string) => ({ description: "A tool.", inputSchema: { type: "object", properties: { [name]: { type: "integer" } } } });
+    await writeSchemas(dir, server(Object.fromEntries(names.map((name) => [name, tool(name)]))));
+    await build({ cwd: dir, cache: false });
+    await writeFile(
+      path.join(dir, "tsconfig.json"),
+      JSON.stringify({ extends: path.join(REPO, "tsconfig.base.json"), compilerOptions: { noEmit: true, rootDir: "." }, include: ["generated/registry.gen.ts", "src"] }),
+    );
+    const { ok, out } = await run(process.execPath, [TSC, "-p", dir]).then(
+      ({ stdout }) => ({ ok: true, out: stdout }),
+      (e: { stdout: string }) => ({ ok: false, out: e.stdout }),
+    );
+    expect(out).toBe("");
+    expect(ok).toBe(true);
+  }, 180_000);
 });
