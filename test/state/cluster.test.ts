@@ -10,7 +10,7 @@ import type { RoundRobin } from "../helpers/round-robin.js";
 import { ENVELOPE, modernPost, until, within } from "../helpers/wait.js";
 import { builtFixture } from "../runtime/helpers/e2e.js";
 
-const META = { ...ENVELOPE, "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } } };
+const META = { ...ENVELOPE, "io.modelcontextprotocol/clientCapabilities": { elicitation: {}, extensions: { "io.modelcontextprotocol/tasks": {} } } };
 const [A, B, C] = [0, 1, 2];
 
 let cluster: Cluster | undefined;
@@ -126,6 +126,18 @@ describe("several instances sharing Redis", () => {
       if (Date.now() > deadline) throw new Error("the handler on A never saw the cancellation");
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
+  });
+
+  it("takes the input a task on A asks for from a tasks/update that lands on B", async () => {
+    const taskId = (await call("ask_later", { label: "t3" }, A)).result!.taskId as string;
+    expect(text(await call("release", { label: "t3" }, A))).toBe("true");
+    const asking = await taskReaches(taskId, "input_required");
+    const [key, ask] = Object.entries(asking.inputRequests as Record<string, { method: string }>)[0]!;
+    expect(ask.method).toBe("elicitation/create");
+    const update = await request("tasks/update", { taskId, inputResponses: { [key]: { action: "accept", content: { name: "Ada" } } } }, { instance: B, name: taskId });
+    expect(update.error).toBeUndefined();
+    await taskReaches(taskId, "completed");
+    expect((await getTask(taskId, C)).result).toMatchObject({ result: { content: [{ type: "text", text: `Hello, Ada, from ${instances[A]!.pid}` }] } });
   });
 
   it("delivers a resource update made on C to listen streams on A and B, once each", async () => {

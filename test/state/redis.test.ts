@@ -53,7 +53,10 @@ describe("RedisEventStore", () => {
   it("forgets the oldest events past the per-stream bound, and everything of a dropped session", async () => {
     const a = await open("ev2:");
     for (let n = 1; n <= 5; n++) await a.events.append("s", "1", `1_${n}`, String(n));
-    expect(await a.events.replay("s", "1_2")).toBeUndefined();
+    expect(await a.events.replay("s", "1_1")).toBeUndefined(); // 1_2 is forgotten: replaying would lose it
+    // 1_2 itself is forgotten, but everything after it is kept; so is everything after a priming id.
+    expect((await a.events.replay("s", "1_2"))?.events.map((event) => event.id)).toEqual(["1_3", "1_4", "1_5"]);
+    expect(await a.events.replay("s", "9_0")).toEqual({ streamId: "9", events: [] });
     expect(await a.events.replay("s", "1_3")).toEqual({ streamId: "1", events: [{ id: "1_4", message: "4" }, { id: "1_5", message: "5" }] });
     await a.events.dropSession("s");
     expect(await a.events.replay("s", "1_3")).toBeUndefined();

@@ -12,6 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startCluster, type Cluster } from "../helpers/cluster.js";
 import type { RoundRobin } from "../helpers/round-robin.js";
 import { until, within } from "../helpers/wait.js";
+import { SseReader, type SseEvent } from "../runtime/http/helpers.js";
 
 const [A, B, C] = [0, 1, 2];
 
@@ -74,6 +75,67 @@ async function statusOn(instance: number, id: string, version: string): Promise<
   return response.status;
 }
 
+const V = "2025-11-25";
+type Json = Record<string, unknown>;
+
+/** A raw 2025-era POST on `instance`, in session `id` once there is one. */
+async function postOn(instance: number, body: Json, id?: string): Promise<Response> {
+  balancer.stick(instance);
+  return fetch(`${balancer.url}/mcp`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": V, ...(id && { "mcp-session-id": id }) },
+    body: JSON.stringify(body),
+  });
+}
+
+/** The JSON-RPC response in a POST's answer (JSON or SSE). */
+async function answerOf(response: Response): Promise<Json> {
+  const text = await response.text();
+  const messages = (response.headers.get("content-type") ?? "").startsWith("text/event-stream")
+    ? text.split("\n").filter((line) => line.startsWith("data:")).map((line) => JSON.parse(line.slice(5)) as Json)
+    : [JSON.parse(text) as Json];
+  const answer = messages.find((message) => message.id !== undefined && message.method === undefined);
+  if (!answer) throw new Error(`no response in ${text}`);
+  return answer;
+}
+
+/** A session opened with raw requests on `instance`: its id. */
+async function openOn(instance: number): Promise<string> {
+  const response = await postOn(instance, { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: V, capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+  const id = response.headers.get("mcp-session-id")!;
+  await response.text();
+  expect((await postOn(instance, { jsonrpc: "2.0", method: "notifications/initialized" }, id)).status).toBe(202);
+  return id;
+}
+
+/** The session's standalone stream, opened on `instance` (resuming after `lastEventId`). */
+async function streamOn(instance: number, id: string, lastEventId?: string): Promise<SseReader> {
+  balancer.stick(instance);
+  const response = await fetch(`${balancer.url}/mcp`, {
+    headers: { accept: "text/event-stream", "mcp-session-id": id, "mcp-protocol-version": V, ...(lastEventId && { "last-event-id": lastEventId }) },
+  });
+  expect(response.status).toBe(200);
+  return new SseReader(response.body as ReadableStream<Uint8Array>);
+}
+
+/** Reads `reader` until `done` holds for what it read (bounded); what it read, priming events left out. */
+async function readUntil(reader: SseReader, done: (messages: Json[]) => boolean): Promise<{ messages: Json[]; events: SseEvent[] }> {
+  const messages: Json[] = [];
+  const events: SseEvent[] = [];
+  const deadline = Date.now() + 10_000;
+  while (!done(messages)) {
+    if (Date.now() > deadline) throw new Error(`the stream did not deliver what was awaited; it had ${JSON.stringify(messages)}`);
+    const event = await reader.next(Math.max(1, deadline - Date.now()));
+    if (event === undefined) throw new Error(`the stream ended; it had ${JSON.stringify(messages)}`);
+    if (event.data === "") continue;
+    events.push(event);
+    messages.push(JSON.parse(event.data) as Json);
+  }
+  return { messages, events };
+}
+
+const updated = (messages: Json[]) => messages.filter((m) => m.method === "notifications/resources/updated").map((m) => (m.params as Json).uri);
+
 describe("2025-era sessions on several instances sharing Redis", () => {
   it("serves a session opened on A from B and C", async () => {
     pin = A;
@@ -111,6 +173,45 @@ describe("2025-era sessions on several instances sharing Redis", () => {
     await within(client.subscribeResource({ uri: "mem://counter" }), { what: "resources/subscribe on A" });
     expect(await touch(client, C, "mem://counter")).toBe(String(instances[C]!.pid));
     await until(() => updates.includes("mem://counter"), { what: "the resource update on the stream on A" });
+  });
+
+  it("resumes on B a standalone stream cut on A with no event lost or repeated, subscriptions made on C included", async () => {
+    const id = await openOn(A);
+    const onA = await streamOn(A, id);
+    for (const uri of ["mem://counter", "mem://marker"]) {
+      expect((await answerOf(await postOn(C, { jsonrpc: "2.0", id: 1, method: "resources/subscribe", params: { uri } }, id))).error).toBeUndefined();
+    }
+    const touch = async (instance: number, uri: string) => answerOf(await postOn(instance, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "touch", arguments: { uri } } }, id));
+    await touch(B, "mem://counter");
+    const before = await readUntil(onA, (messages) => updated(messages).length === 1);
+    await onA.cancel();
+    // Made while no stream is open: A, which held it, keeps them in the event store.
+    await touch(C, "mem://counter");
+    await touch(B, "mem://counter");
+    const onB = await streamOn(B, id, before.events[0]!.id);
+    const resumed = await readUntil(onB, (messages) => updated(messages).length === 2);
+    // Published on A after the move: it reaches B's stream. The marker comes last; nothing may come twice.
+    await touch(A, "mem://marker");
+    const after = await readUntil(onB, (messages) => updated(messages).includes("mem://marker"));
+    expect([...updated(resumed.messages), ...updated(after.messages)]).toEqual(["mem://counter", "mem://counter", "mem://marker"]);
+    await onB.cancel();
+  });
+
+  it("delivers the status of a task that ran on B to the session's stream on A, and its result to C", async () => {
+    const id = await openOn(A);
+    const onA = await streamOn(A, id);
+    const created = await answerOf(await postOn(B, { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "job", arguments: { label: "s1" }, task: { ttl: 60_000 } } }, id));
+    const taskId = ((created.result as Json).task as Json).taskId as string;
+    // The task belongs to the session, whichever instance serves it.
+    expect(((await answerOf(await postOn(C, { jsonrpc: "2.0", id: 4, method: "tasks/get", params: { taskId } }, id))).result as Json).status).toBe("working");
+    expect(((await answerOf(await postOn(B, { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "release", arguments: { label: "s1" } } }, id))).result as Json).content).toEqual([
+      { type: "text", text: "true" },
+    ]);
+    const statuses = await readUntil(onA, (messages) => messages.some((m) => m.method === "notifications/tasks/status" && (m.params as Json).status === "completed"));
+    expect(statuses.messages.every((m) => (m.params as Json).taskId === taskId)).toBe(true);
+    const result = await answerOf(await postOn(C, { jsonrpc: "2.0", id: 6, method: "tasks/result", params: { taskId } }, id));
+    expect((result.result as Json).content).toEqual([{ type: "text", text: `job s1 done on ${instances[B]!.pid}` }]);
+    await onA.cancel();
   });
 
   it("ends the session everywhere on a DELETE that lands on B", async () => {

@@ -39,6 +39,8 @@ export interface ConnectOptions {
    * and names its version in a header).
    */
   session?: Readonly<Pick<LegacySession, "protocolVersion">> & Partial<Pick<LegacySession, "clientInfo" | "clientCapabilities">>;
+  /** The id of the HTTP session this connection serves (its tasks belong to the session on every instance). */
+  sessionId?: string;
 }
 
 export class Connection implements MethodHost {
@@ -53,6 +55,7 @@ export class Connection implements MethodHost {
   #registrations = 0;
   #closed = false;
   readonly ephemeral: boolean;
+  readonly sessionId: string | undefined;
 
   constructor(
     readonly services: Core,
@@ -60,6 +63,7 @@ export class Connection implements MethodHost {
     options: ConnectOptions = {},
   ) {
     this.ephemeral = options.ephemeral === true;
+    this.sessionId = options.sessionId;
     const session = options.session;
     if (session) {
       this.#session = { protocolVersion: session.protocolVersion, clientInfo: session.clientInfo, clientCapabilities: session.clientCapabilities ?? {}, initialized: true };
@@ -139,11 +143,14 @@ export class Connection implements MethodHost {
 
   // ── what requests in progress and the method table use (MethodHost) ──
 
-  /** A notification outside any request (list changes, resource updates) for this 2025-era session. */
-  notify(line: string): void {
+  /**
+   * A notification outside any request for this 2025-era session; `fanout`: a change notification every
+   * instance delivers (list changes, resource updates, see `Sink.fanout`).
+   */
+  notify(line: string, fanout = false): void {
     if (this.#closed) return;
     try {
-      const sent = this.sink.send(line);
+      const sent = fanout && this.sink.fanout ? this.sink.fanout(line) : this.sink.send(line);
       if (sent) sent.catch(() => {});
     } catch {
       // best effort: the transport reports its own failures

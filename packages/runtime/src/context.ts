@@ -18,6 +18,12 @@ export interface Sink {
    * once the transport takes more (`ctx.progress()` / `ctx.log()` hand it to the handler to await).
    */
   send(message: string): void | Promise<void>;
+  /**
+   * Delivers a change notification (list changed, resource updated) that every instance of a server hears
+   * at once: a transport whose sessions live on several instances sends it from one of them only. Absent:
+   * `send`.
+   */
+  fanout?(message: string): void;
   /** Who sent the request this sink belongs to (HTTP with an `authenticate` hook); handlers see `ctx.auth`. */
   readonly auth?: AuthInfo | undefined;
   /** `false` when messages sent before the response are dropped (HTTP JSON responses): no server→client requests. */
@@ -65,6 +71,8 @@ export interface Channel {
   readonly logThreshold: number;
   /** One exchange only (stateless HTTP). */
   readonly ephemeral: boolean;
+  /** The HTTP session served, when there is one (the same on every instance that serves it). */
+  readonly sessionId?: string | undefined;
   /** Forgets a finished or cancelled request (its id may be reused at once). */
   release(call: Cancellable): void;
 }

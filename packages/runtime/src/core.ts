@@ -56,7 +56,7 @@ export class Core implements Services {
     for (const entry of registry.tools) this.tools.set(entry.name, toolSlot(entry));
     this.primitives = new Lazy(() => import("./primitives.js").then(({ Primitives }) => new Primitives(registry)));
     this.kinds = kindsOf(registry);
-    this.tasks = new Tasks(this.tools, this.options.tasks, resultServerInfo(registry.server, this.options.resultServerInfo));
+    this.tasks = new Tasks(this.tools, this.options.tasks, resultServerInfo(registry.server, this.options.resultServerInfo), this.options.bus);
     const capabilities = capabilitiesOf(this.kinds);
     this.capabilities = { legacy: { ...capabilities, ...this.tasks.capabilities(false) }, modern: { ...capabilities, ...this.tasks.capabilities(true) } };
     this.subscriptions = new Subscriptions(this.kinds, this.options.maxSubscriptions);

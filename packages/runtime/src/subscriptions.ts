@@ -23,7 +23,8 @@ export interface Announceable {
 
 /** A 2025-era session as the tables see it: somewhere to send a serialized notification. */
 export interface SessionTarget {
-  notify(line: string): void;
+  /** `fanout`: the notification is a change every instance of the server hears (see `Sink.fanout`). */
+  notify(line: string, fanout: boolean): void;
 }
 
 /** The filter of a `subscriptions/listen` request (SubscriptionFilter), as honored. */
@@ -95,6 +96,18 @@ export class Subscriptions {
     if (this.sessions.get(session)?.delete(uri)) this.leave(session, uri);
   }
 
+  /** The URIs `session` is subscribed to (a shared session's record carries them to other instances). */
+  urisOf(session: SessionTarget): string[] {
+    return [...(this.sessions.get(session) ?? [])];
+  }
+
+  /** Makes `session`'s subscriptions exactly `uris` (as another instance serving the session set them). */
+  replace(session: SessionTarget, uris: readonly string[]): void {
+    const wanted = new Set(uris);
+    for (const uri of this.urisOf(session)) if (!wanted.has(uri)) this.unsubscribe(session, uri);
+    for (const uri of wanted) this.subscribe(session, uri);
+  }
+
   private leave(session: SessionTarget, uri: string): void {
     const set = this.subscribers.get(uri);
     set?.delete(session);
@@ -136,7 +149,7 @@ export class Subscriptions {
     const subscribed = this.subscribers.get(uri);
     if (subscribed) {
       const line = `{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":${JSON.stringify(uri)}}}`;
-      for (const session of subscribed) session.notify(line);
+      for (const session of subscribed) session.notify(line, true);
     }
     let members: string | undefined;
     for (const listener of this.listeners) {
@@ -150,7 +163,7 @@ export class Subscriptions {
     const method = `notifications/${kind}/list_changed`;
     if (this.sessions.size > 0) {
       const line = `{"jsonrpc":"2.0","method":"${method}"}`;
-      for (const session of this.sessions.keys()) session.notify(line);
+      for (const session of this.sessions.keys()) session.notify(line, true);
     }
     const wanted = `${kind}ListChanged` as const;
     for (const listener of this.listeners) if (listener.filter[wanted]) listener.deliver(method, "");

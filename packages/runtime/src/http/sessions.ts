@@ -4,6 +4,7 @@
  * on traffic, `sweep(now)` to find the sessions idle past the limit.
  */
 import type { Connection } from "../connection.js";
+import type { SessionRecord } from "../state/sessions.js";
 import type { SseStream } from "./sse.js";
 
 /** What a session needs of the POST exchanges that run in it. */
@@ -26,10 +27,27 @@ export interface HttpSession {
   lastActive: number;
   /** When the shared session store last had its expiry pushed back (throttles the refreshes). */
   refreshedAt: number;
+  /**
+   * Prefix of this copy's stream ids: `""` in one process (streams `0`, `1`, …); with sessions shared by
+   * several instances a random tag per copy (`k3f9x2ab.0`, …), so that no two copies ever write the same
+   * event id into the shared event store.
+   */
+  readonly tag: string;
   /** The standalone GET stream, if open. */
   standalone: SseStream | undefined;
-  /** Sequence of the standalone stream's events (stream id "0"). */
+  /** Sequence of the standalone stream's events (stream id `<tag>0`). */
   standaloneSeq: number;
+  /**
+   * Shared sessions: this copy writes the session's standalone events (it opened the standalone stream
+   * last; see `SessionSync`). The others hand their messages to it over the bus.
+   */
+  holder: boolean;
+  /** Shared sessions: what the store holds of the session (kept current as this copy changes it). */
+  record: SessionRecord | undefined;
+  /** Shared sessions: the stream of another copy this copy's standalone stream continues, and the last event copied from it. */
+  adopted: { streamId: string; lastEventId: string } | undefined;
+  /** The last event store write of this session (a copy handing its stream over waits for it). */
+  lastAppend: Promise<unknown>;
   /**
    * A standalone stream was opened once: from then on its events are stored even while no stream is open,
    * so that a client reconnecting with `Last-Event-ID` gets what it missed in between.
@@ -58,16 +76,24 @@ export class SessionTable {
     return this.#sessions.values();
   }
 
-  /** A new session around `connection`, created by `subject`, active `now` (`id`: one restored from a store). */
-  create(connection: Connection, subject: string | undefined, now: number, id: string = crypto.randomUUID()): HttpSession {
+  /**
+   * A new session around `connection`, created by `subject`, active `now`: `id` is its id (new, or restored
+   * from a store), `record` what a shared store holds of it (shared sessions only).
+   */
+  create(connection: Connection, subject: string | undefined, now: number, id: string, record?: SessionRecord): HttpSession {
     const session: HttpSession = {
       id,
       connection,
       subject,
       lastActive: now,
       refreshedAt: now,
+      tag: record ? `${crypto.randomUUID().slice(0, 8)}.` : "",
       standalone: undefined,
       standaloneSeq: 0,
+      holder: false,
+      record,
+      adopted: undefined,
+      lastAppend: Promise.resolve(),
       standaloneResumable: false,
       exchanges: new Map(),
       running: new Set(),

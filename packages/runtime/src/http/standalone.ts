@@ -1,6 +1,9 @@
 /**
  * 2025 era: a session's standalone stream (GET) — the messages the server sends outside any request — and
- * the resumption of any of the session's streams with `Last-Event-ID`.
+ * the resumption of any of the session's streams with `Last-Event-ID`. With sessions shared by several
+ * instances, a standalone stream cut on one instance can resume on another: the new stream first re-sends,
+ * under its own event ids, what the old one stored after the client's `Last-Event-ID`, then takes over
+ * (`StandaloneHost.opened`, see `SessionSync` in transport.ts).
  */
 import { primesStreams } from "../era.js";
 import { streamOfEventId, type EventStore, type StoredEvent } from "./event-store.js";
@@ -14,6 +17,8 @@ export interface StandaloneHost {
   readonly options: ResolvedHttpOptions;
   now(): number;
   append(session: HttpSession, streamId: string, eventId: string, message: string): void;
+  /** A standalone stream of `session` opened here: from now on this copy writes the session's standalone events. */
+  opened(session: HttpSession): void;
 }
 
 /** Whether `stream` is there and still carries events. */
@@ -44,8 +49,9 @@ export class Standalone {
     const stream = session.standalone;
     const open = isOpen(stream);
     if (!this.host.options.eventStore || !session.standaloneResumable) return open ? stream.event(line) : undefined;
-    const eventId = `0_${++session.standaloneSeq}`;
-    this.host.append(session, "0", eventId, line);
+    const streamId = `${session.tag}0`;
+    const eventId = `${streamId}_${++session.standaloneSeq}`;
+    this.host.append(session, streamId, eventId, line);
     return open ? stream.event(line, eventId) : undefined;
   }
 
@@ -54,6 +60,7 @@ export class Standalone {
     const { options } = this.host;
     const stream = new SseStream();
     session.standalone = stream;
+    session.adopted = undefined;
     stream.keepAliveEvery(options.keepAliveMs);
     stream.onCancel(() => {
       if (session.standalone === stream) session.standalone = undefined;
@@ -62,8 +69,9 @@ export class Standalone {
     for (const event of replayed) void stream.event(event.message, event.id);
     if (options.eventStore) {
       session.standaloneResumable = true;
-      if (primesStreams(session.connection.session?.protocolVersion)) stream.prime(`0_${session.standaloneSeq}`, options.retryMs);
+      if (primesStreams(session.connection.session?.protocolVersion)) stream.prime(`${session.tag}0_${session.standaloneSeq}`, options.retryMs);
     }
+    this.host.opened(session);
     return stream;
   }
 
@@ -85,7 +93,16 @@ export class Standalone {
     if (!replay) {
       return reject("gone", "Gone: the events after this Last-Event-ID are no longer kept; open a new stream without Last-Event-ID (what was sent in between is lost)");
     }
-    if (replay.streamId === "0") {
+    if (isStandaloneOfAnotherCopy(session, replay.streamId)) {
+      // Another instance's standalone stream: this copy's own stream re-sends (and stores, under its own ids)
+      // what that one kept after the client's id, and continues it.
+      if (isOpen(session.standalone)) session.standalone.end();
+      const stream = this.open(session);
+      for (const event of replay.events) void this.send(session, event.message);
+      session.adopted = { streamId: replay.streamId, lastEventId: replay.events.at(-1)?.id ?? lastEventId };
+      return streamOutput(stream);
+    }
+    if (replay.streamId === `${session.tag}0`) {
       if (isOpen(session.standalone)) session.standalone.end();
       return streamOutput(this.open(session, replay.events));
     }
@@ -96,9 +113,27 @@ export class Standalone {
     else stream.end();
     return streamOutput(stream);
   }
+
+  /**
+   * What another copy's standalone stream (the one this copy's continues) stored after the last event this
+   * copy re-sent from it: that copy may have written a few more before it heard of the takeover.
+   */
+  async catchUp(session: HttpSession, store: EventStore): Promise<void> {
+    const adopted = session.adopted;
+    if (!adopted) return;
+    const replay = await store.replay(session.id, adopted.lastEventId);
+    if (!replay || session.adopted !== adopted || replay.events.length === 0) return;
+    adopted.lastEventId = replay.events.at(-1)!.id;
+    for (const event of replay.events) void this.send(session, event.message);
+  }
 }
 
 /** The sequence of the last event sent on a stream of the session (`undefined`: no such stream). */
 function lastSequence(session: HttpSession, streamId: string): number | undefined {
-  return streamId === "0" ? session.standaloneSeq : session.exchanges.get(streamId)?.sequence;
+  return streamId === `${session.tag}0` ? session.standaloneSeq : session.exchanges.get(streamId)?.sequence;
+}
+
+/** A standalone stream written by another instance's copy of a shared session (stream ids `<tag>.0`). */
+function isStandaloneOfAnotherCopy(session: HttpSession, streamId: string): boolean {
+  return session.tag !== "" && streamId.endsWith(".0") && streamId !== `${session.tag}0`;
 }

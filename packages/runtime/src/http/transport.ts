@@ -15,9 +15,9 @@ import { BoundedCache } from "../cache.js";
 import { settledWithin, type Connection } from "../connection.js";
 import type { Sink } from "../context.js";
 import { isLegacy, isModern, LEGACY_PROTOCOL_VERSIONS } from "../era.js";
-import type { AuthInfo } from "../handler.js";
 import { parseMessage } from "../json.js";
-import { isObject, isRequestId, type RequestId } from "../protocol.js";
+import type { AuthInfo, LogLevel } from "../handler.js";
+import { isObject, isRequestId, LOG_LEVEL_RANK, type RequestId } from "../protocol.js";
 import { coreOf, type Server } from "../server.js";
 import { Exchange, type ExchangeHost } from "./exchange.js";
 import { modernHeaderProblem, paramHeaders, versionClaim, versionClaimProblem, type ParamHeader } from "./headers.js";
@@ -26,7 +26,8 @@ import { accepted, json, reject, withHeaders, type HttpOutput } from "./output.j
 import { accepts, challenge, corsHeaders, hostAllowed, mediaType, originAllowed, preflightHeaders } from "./security.js";
 import { SessionTable, type HttpSession } from "./sessions.js";
 import { isOpen, Standalone } from "./standalone.js";
-import { SESSION_CLOSED, type SessionStore } from "../state/sessions.js";
+import type { Bus } from "../state/bus.js";
+import { SESSION_CLOSED, type SessionRecord, type SessionStore } from "../state/sessions.js";
 
 export type { HttpOutput } from "./output.js";
 
@@ -65,8 +66,30 @@ type Mode = "auto" | "json" | "sse";
 
 type Found = { session: HttpSession; output?: undefined } | { session?: undefined; output: HttpOutput };
 const NOT_FOUND = (): Found => ({ output: reject("sessionNotFound", "Session not found") });
+const TOO_MANY = (): { output: HttpOutput } => ({
+  output: withHeaders(reject("serviceUnavailable", "Service Unavailable: too many sessions; try again later"), { "retry-after": "5" }),
+});
 
-const answersChannel = (sessionId: string): string => `session:${sessionId}:answers`;
+/**
+ * Shared sessions: what the copies of one session on several instances tell each other, on the session's
+ * bus channel (`SessionSync` below). `tag` names the copy that speaks.
+ */
+type SessionMessage =
+  /** A client's answer to a server→client request; the copy whose request waits for it takes it. */
+  | { k: "answer"; message: unknown }
+  /** A message for the session's standalone stream, made by a copy that does not write it. */
+  | { k: "send"; line: string }
+  /** Copy `tag` opened the standalone stream: it writes the session's standalone events from now on. */
+  | { k: "claim"; tag: string }
+  /** Copy `tag` stopped writing its standalone stream; every event it wrote is in the event store. */
+  | { k: "released"; tag: string }
+  /** Copy `tag` changed what the session record keeps (log level, resource subscriptions). */
+  | { k: "state"; tag: string; logLevel: LogLevel; subscriptions: string[] };
+
+const sessionChannel = (sessionId: string): string => `session:${sessionId}`;
+/** Requests that change what a session record keeps. */
+const STATEFUL = new Set(["logging/setLevel", "resources/subscribe", "resources/unsubscribe"]);
+const LEVEL_NAMES = Object.fromEntries(Object.entries(LOG_LEVEL_RANK).map(([name, rank]) => [rank, name])) as Record<number, LogLevel>;
 
 const NO_SINK: Sink = { send: () => undefined };
 /** Connections that carry one exchange (2026-era requests): no session-wide notifications. */
@@ -85,6 +108,8 @@ export class HttpTransport implements ExchangeHost {
   /** The `x-mcp-header` declarations of each tool (bounded by the number of tools). */
   readonly #toolHeaders: BoundedCache<string, readonly ParamHeader[]>;
   #sweeper: ReturnType<typeof setInterval> | undefined;
+  /** The bus the copies of shared sessions talk on (`sessionStore` and `bus` both configured), else undefined. */
+  readonly #shared: Bus | undefined;
   /** Stops hearing about sessions ended on other instances. */
   #unsubscribe: Promise<(() => Promise<void>) | undefined> = Promise.resolve(undefined);
   #closed = false;
@@ -105,8 +130,8 @@ export class HttpTransport implements ExchangeHost {
       this.#sweeper = setInterval(() => this.#sweep(), Math.max(10, Math.min(60_000, Math.floor(options.sessionIdleMs / 2))));
       (this.#sweeper as { unref?: () => void }).unref?.();
     }
-    const bus = options.bus;
-    if (options.sessionStore && bus) {
+    const bus = (this.#shared = options.sessionStore ? options.bus : undefined);
+    if (bus) {
       // A session ended on any instance (DELETE) ends here too.
       this.#unsubscribe = bus
         .subscribe(SESSION_CLOSED, (id) => {
@@ -161,7 +186,7 @@ export class HttpTransport implements ExchangeHost {
   append(session: HttpSession, streamId: string, eventId: string, message: string): void {
     try {
       const done = this.options.eventStore?.append(session.id, streamId, eventId, message);
-      if (done) done.catch((error: unknown) => this.report(error));
+      if (done) session.lastAppend = done.catch((error: unknown) => this.report(error));
     } catch (error) {
       this.report(error);
     }
@@ -174,9 +199,14 @@ export class HttpTransport implements ExchangeHost {
   }
 
   openedStream(session: HttpSession, exchange: Exchange): string {
-    const streamId = String(session.nextStream++);
+    const streamId = `${session.tag}${session.nextStream++}`;
     session.exchanges.set(streamId, exchange);
     return streamId;
+  }
+
+  opened(session: HttpSession): void {
+    session.holder = true;
+    if (this.#shared) this.#tell(session, { k: "claim", tag: session.tag });
   }
 
   report(error: unknown): void {
@@ -355,7 +385,12 @@ export class HttpTransport implements ExchangeHost {
     const hasRequest = messages.some((m) => isObject(m) && typeof m.method === "string" && m.id !== undefined);
     if (session) this.#forwardAnswers(session, messages);
     const exchange = new Exchange(this, mode, auth, false, session);
-    const reply = connection.handle(message, exchange);
+    let reply = connection.handle(message, exchange);
+    if (session?.record && messages.some((m) => isObject(m) && STATEFUL.has(m.method as string))) {
+      // The other copies (and the record) know of the change before the client hears it is done.
+      const shared = session;
+      reply = Promise.resolve(reply).then(async (text) => (await this.#saveState(shared), text));
+    }
     if (!hasRequest) {
       // Notifications and responses: accepted, unless the core found them malformed (then 400 with its answer).
       if (reply === undefined) return accepted();
@@ -371,25 +406,27 @@ export class HttpTransport implements ExchangeHost {
       const connection = this.server.connect(NO_SINK, EPHEMERAL);
       return new Exchange(this, mode, auth, false, undefined).respond(connection.handle(message, NO_SINK), connection, undefined);
     }
-    if (this.#sessions.size >= this.options.maxSessions) {
-      this.#sweep();
-      if (this.#sessions.size >= this.options.maxSessions) {
-        return withHeaders(reject("serviceUnavailable", "Service Unavailable: too many sessions; try again later"), { "retry-after": "5" });
-      }
-    }
+    if (this.#full()) return TOO_MANY().output;
     let session: HttpSession | undefined;
-    const connection = this.server.connect({ send: (line) => this.#standalone.send(session as HttpSession, line) });
+    const id = crypto.randomUUID();
+    const connection = this.server.connect(this.#sessionSink(() => session as HttpSession), { sessionId: id });
     let refused = false;
     const reply = connection.handle(message, { send: () => undefined, failed: () => void (refused = true) });
     if (typeof reply !== "string") return reject("internalError", "Internal error: initialize did not answer"); // the core answers it at once
     if (refused) return json(reply); // no session for a refused handshake (2025 era: 200 with the error inside)
-    session = this.#sessions.create(connection, auth?.subject, this.now());
+    const store = this.options.sessionStore;
+    const established = connection.session;
+    const record: SessionRecord | undefined = store && {
+      protocolVersion: established?.protocolVersion ?? "2025-03-26",
+      clientInfo: established?.clientInfo,
+      clientCapabilities: established?.clientCapabilities,
+      subject: auth?.subject,
+    };
+    session = this.#sessions.create(connection, auth?.subject, this.now(), id, record);
+    session.holder = true; // the first copy writes the standalone events until another copy opens the stream
     this.#attach(session);
     const answer = withHeaders(json(reply), { "mcp-session-id": session.id });
-    const store = this.options.sessionStore;
-    if (!store) return answer;
-    const established = connection.session;
-    const record = { protocolVersion: established?.protocolVersion ?? "2025-03-26", clientInfo: established?.clientInfo, clientCapabilities: established?.clientCapabilities, subject: auth?.subject };
+    if (!store || !record) return answer;
     // Stored before the client learns the id: its next request may reach another instance.
     return store.save(session.id, record, this.options.sessionIdleMs).then(
       () => answer,
@@ -429,24 +466,98 @@ export class HttpTransport implements ExchangeHost {
    * channel, and the one whose request waits for it takes it (the others drop an id they never asked).
    */
   #attach(session: HttpSession): void {
-    const bus = this.options.bus;
-    if (!this.options.sessionStore || !bus) return;
+    const bus = this.#shared;
+    if (!bus) return;
     const subscribed = bus
-      .subscribe(answersChannel(session.id), (text) => {
-        if (!session.closed) session.connection.handle(JSON.parse(text), NO_SINK);
+      .subscribe(sessionChannel(session.id), (text) => {
+        if (!session.closed) this.#heard(session, JSON.parse(text) as SessionMessage);
       })
       .catch((error: unknown) => (this.report(error), undefined));
     session.detach = async () => (await subscribed)?.();
   }
 
+  /**
+   * SessionSync: the copies of a shared session keep one standalone stream between them. The copy that
+   * opened it last (the holder) writes every standalone event, also while the stream is down, so that a
+   * resume finds them in the event store; the others hand it their messages (`send`) and leave change
+   * notifications, which every instance hears, to it. A copy that opens the stream claims it; the old
+   * holder ends its stream, and says once its last event is stored (`released`), so that the new holder
+   * re-sends what it wrote after the client's `Last-Event-ID` was read. Log level and resource
+   * subscriptions are kept in the record and in every copy (`state`).
+   */
+  #heard(session: HttpSession, message: SessionMessage): void {
+    switch (message.k) {
+      case "answer":
+        session.connection.handle(message.message, NO_SINK);
+        return;
+      case "send":
+        if (session.holder) void this.#standalone.send(session, message.line);
+        return;
+      case "claim":
+        if (message.tag !== session.tag && session.holder) void this.#release(session);
+        return;
+      case "released": {
+        const store = this.options.eventStore;
+        if (store && session.holder && session.adopted?.streamId === `${message.tag}0`) this.#standalone.catchUp(session, store).catch((error: unknown) => this.report(error));
+        return;
+      }
+      case "state":
+        if (message.tag !== session.tag) this.#applyState(session, message.logLevel, message.subscriptions);
+        return;
+    }
+  }
+
+  #tell(session: HttpSession, message: SessionMessage): Promise<void> {
+    return (this.#shared as Bus).publish(sessionChannel(session.id), JSON.stringify(message)).catch((error: unknown) => this.report(error));
+  }
+
+  /** What a session's connection sends outside a request: on the standalone stream, through its holder. */
+  #sessionSink(session: () => HttpSession): Sink {
+    if (!this.#shared) return { send: (line) => this.#standalone.send(session(), line) };
+    return {
+      send: (line) => (session().holder ? this.#standalone.send(session(), line) : this.#tell(session(), { k: "send", line })),
+      fanout: (line) => void (session().holder && this.#standalone.send(session(), line)),
+    };
+  }
+
+  /** Another copy opened the standalone stream: this one stops writing it. */
+  async #release(session: HttpSession): Promise<void> {
+    session.holder = false;
+    session.adopted = undefined;
+    session.standalone?.end();
+    session.standalone = undefined;
+    await session.lastAppend;
+    await this.#tell(session, { k: "released", tag: session.tag });
+  }
+
+  /** After a request that may change them: the session's log level and subscriptions, to the record and the other copies. */
+  async #saveState(session: HttpSession): Promise<void> {
+    const record = session.record;
+    const store = this.options.sessionStore;
+    if (!record || !store || session.closed) return;
+    const connection = session.connection;
+    const logLevel = LEVEL_NAMES[connection.logThreshold] ?? "info";
+    const subscriptions = connection.services.subscriptions.urisOf(connection);
+    if (record.logLevel === logLevel && sameList(record.subscriptions ?? [], subscriptions)) return;
+    session.record = { ...record, logLevel, subscriptions };
+    await Promise.all([
+      store.save(session.id, session.record, this.options.sessionIdleMs).catch((error: unknown) => this.report(error)),
+      this.#tell(session, { k: "state", tag: session.tag, logLevel, subscriptions }),
+    ]);
+  }
+
+  #applyState(session: HttpSession, logLevel: LogLevel | undefined, subscriptions: readonly string[] | undefined): void {
+    const connection = session.connection;
+    if (logLevel !== undefined) connection.setLogThreshold(LOG_LEVEL_RANK[logLevel]);
+    connection.services.subscriptions.replace(connection, subscriptions ?? []);
+    if (session.record) session.record = { ...session.record, logLevel, subscriptions: [...(subscriptions ?? [])] };
+  }
+
   /** Answers the client sent in `session` go to every instance holding it (see `#attach`). */
   #forwardAnswers(session: HttpSession, messages: readonly unknown[]): void {
-    const bus = this.options.bus;
-    if (!this.options.sessionStore || !bus) return;
+    if (!this.#shared) return;
     for (const m of messages) {
-      if (isObject(m) && m.method === undefined && isRequestId(m.id) && ("result" in m || "error" in m)) {
-        bus.publish(answersChannel(session.id), JSON.stringify(m)).catch((error: unknown) => this.report(error));
-      }
+      if (isObject(m) && m.method === undefined && isRequestId(m.id) && ("result" in m || "error" in m)) void this.#tell(session, { k: "answer", message: m });
     }
   }
 
@@ -462,13 +573,15 @@ export class HttpTransport implements ExchangeHost {
     if (!record || record.subject !== auth?.subject || this.#closed) return NOT_FOUND();
     const raced = this.#sessions.get(id); // restored meanwhile by a concurrent request
     if (raced) return raced.subject === auth?.subject && !raced.closed ? this.#touch(raced) : NOT_FOUND();
+    if (this.#full()) return TOO_MANY();
     let session: HttpSession | undefined;
-    const connection = this.server.connect(
-      { send: (line) => this.#standalone.send(session as HttpSession, line) },
-      { session: { protocolVersion: record.protocolVersion, clientInfo: record.clientInfo, clientCapabilities: record.clientCapabilities ?? {} } },
-    );
+    const connection = this.server.connect(this.#sessionSink(() => session as HttpSession), {
+      session: { protocolVersion: record.protocolVersion, clientInfo: record.clientInfo, clientCapabilities: record.clientCapabilities ?? {} },
+      sessionId: id,
+    });
     connection.services.subscriptions.addSession(connection);
-    session = this.#sessions.create(connection, record.subject, this.now(), id);
+    session = this.#sessions.create(connection, record.subject, this.now(), id, record);
+    this.#applyState(session, record.logLevel, record.subscriptions);
     this.#attach(session);
     return { session };
   }
@@ -518,9 +631,20 @@ export class HttpTransport implements ExchangeHost {
     }
   }
 
+  /** Whether this instance holds `maxSessions` sessions, even after closing the idle ones. */
+  #full(): boolean {
+    if (this.#sessions.size < this.options.maxSessions) return false;
+    this.#sweep();
+    return this.#sessions.size >= this.options.maxSessions;
+  }
+
   /** Closes the sessions idle past `sessionIdleMs` (closing a session cancels its requests). */
   #sweep(): void {
     // With a shared store the session may be active on another instance: it expires there by its TTL.
     for (const session of this.#sessions.sweep(this.now())) void this.#closeSession(session, !this.options.sessionStore);
   }
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((item, i) => item === b[i]);
 }

@@ -76,8 +76,14 @@ export class RedisEventStore implements EventStore {
     if (streamId === undefined) return undefined;
     const entries = (await this.#redis.lRange(this.#streamKey(sessionId, streamId), 0, -1)).map((entry) => JSON.parse(entry) as [string, string]);
     const at = entries.findIndex(([id]) => id === lastEventId);
-    if (at < 0) return undefined;
-    return { streamId, events: entries.slice(at + 1).map(([id, message]) => ({ id, message })) };
+    const events = (from: number) => entries.slice(from).map(([id, message]) => ({ id, message }));
+    if (at >= 0) return { streamId, events: events(at + 1) };
+    // An id never stored (a priming event names the last event sent, or none yet: `<stream>_0`): everything
+    // kept, when the first event kept is the one right after it, so that nothing in between was lost.
+    const first = entries[0];
+    const sequence = Number(lastEventId.slice(streamId.length + 1));
+    if (!first && sequence === 0) return { streamId, events: [] };
+    return first && Number(first[0].slice(streamId.length + 1)) === sequence + 1 ? { streamId, events: events(0) } : undefined;
   }
 
   async dropSession(sessionId: string): Promise<void> {

@@ -6,6 +6,8 @@
  * only for a session it does not hold.
  */
 
+import type { LogLevel } from "../handler.js";
+
 /** What an instance needs to take over a session it did not open. */
 export interface SessionRecord {
   readonly protocolVersion: string;
@@ -13,6 +15,10 @@ export interface SessionRecord {
   readonly clientCapabilities?: Readonly<Record<string, unknown>> | undefined;
   /** The principal that opened the session (others do not find it). */
   readonly subject?: string | undefined;
+  /** Set by `logging/setLevel` (default `info`). */
+  readonly logLevel?: LogLevel | undefined;
+  /** The resources the session subscribed to (`resources/subscribe`). */
+  readonly subscriptions?: readonly string[] | undefined;
 }
 
 export interface SessionStore {

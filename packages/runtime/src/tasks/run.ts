@@ -172,7 +172,7 @@ export class TaskRun implements TaskHooks {
     const params = isObject(message.params) ? message.params : {};
     const meta = isObject(params._meta) ? params._meta : {};
     message.params = { ...params, _meta: { ...meta, [RELATED_TASK]: { taskId: this.#record.taskId } } };
-    this.conn.notify(JSON.stringify(message));
+    this.conn.notify(JSON.stringify(message), false);
   }
 
   /** Creates the task (once) and answers the request with it; resolves to whether that worked. */

@@ -22,6 +22,7 @@ import { clip, isObject, META_CLIENT_CAPABILITIES, META_SERVER_INFO, type Reques
 import type { ResolvedTaskOptions } from "./options.js";
 import { RELATED_TASK, TaskRun, TaskSink, type TaskBook, type TaskChannel } from "./run.js";
 import { isTerminal, type TaskRecord, type TaskStore } from "./store.js";
+import type { Bus } from "../state/bus.js";
 
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 
@@ -44,6 +45,8 @@ export class Tasks implements TaskBook {
     options: ResolvedTaskOptions,
     /** What 2026-era results say of the server in `_meta` (none when undefined). */
     private readonly serverInfo: Readonly<Record<string, unknown>> | undefined,
+    /** Carries `tasks/update` answers to the instance whose handler waits for them (several instances). */
+    private readonly bus?: Bus,
   ) {
     this.options = options;
     this.store = this.options.store;
@@ -53,6 +56,12 @@ export class Tasks implements TaskBook {
       this.store.subscribe((record) => {
         if (record.status === "cancelled") this.running.get(record.taskId)?.cancel();
       });
+      bus
+        ?.subscribe(TASK_ANSWERS, (text) => {
+          const { taskId, responses } = JSON.parse(text) as { taskId: string; responses: Record<string, unknown> };
+          void this.running.get(taskId)?.answer(responses);
+        })
+        .catch((error: unknown) => console.error("[mcpgen] could not hear task answers from other instances:", error));
     }
   }
 
@@ -141,7 +150,7 @@ export class Tasks implements TaskBook {
   /** @internal A task changed: 2025 era, its session hears `notifications/tasks/status`. */
   changed(record: TaskRecord, conn: TaskChannel | undefined): void {
     if (conn === undefined || conn.ephemeral || !conn.session) return;
-    conn.notify(JSON.stringify({ jsonrpc: "2.0", method: "notifications/tasks/status", params: wireTask(record, false) }));
+    conn.notify(JSON.stringify({ jsonrpc: "2.0", method: "notifications/tasks/status", params: wireTask(record, false) }), false);
   }
 
   private async list(sink: Sink, id: RequestId, owner: string, cursor: unknown): Promise<string> {
@@ -214,7 +223,10 @@ export class Tasks implements TaskBook {
 
   private async update(sink: Sink, id: RequestId, record: TaskRecord, responses: unknown): Promise<string> {
     if (!isObject(responses)) return refuse(sink, id, "invalidParams", 'Invalid params: tasks/update needs an "inputResponses" object');
-    await this.running.get(record.taskId)?.answer(responses);
+    const run = this.running.get(record.taskId);
+    // The handler waits in this process, or (shared store) maybe in another one, which hears it on the bus.
+    if (run) await run.answer(responses);
+    else await this.bus?.publish(TASK_ANSWERS, JSON.stringify({ taskId: record.taskId, responses }));
     return this.modernResponse(id, { resultType: "complete" });
   }
 
@@ -226,6 +238,7 @@ export class Tasks implements TaskBook {
     const subject = sink.auth?.subject;
     if (subject !== undefined) return `subject:${subject}`;
     if (conn.session !== undefined && !conn.ephemeral) {
+      if (conn.sessionId !== undefined) return `session:${conn.sessionId}`;
       let session = this.#sessions.get(conn);
       if (session === undefined) this.#sessions.set(conn, (session = crypto.randomUUID()));
       return `session:${session}`;
@@ -233,6 +246,9 @@ export class Tasks implements TaskBook {
     return "anonymous";
   }
 }
+
+/** The bus channel of `tasks/update` answers for tasks running on another instance. */
+const TASK_ANSWERS = "tasks:answers";
 
 export function taskSupport(slot: ToolSlot): "forbidden" | "optional" | "required" {
   return slot.entry.wire.execution?.taskSupport ?? "forbidden";
