@@ -60,14 +60,14 @@ async function taskReaches(taskId: string, status: string, timeoutMs = 5_000): P
 }
 
 /** Opens a listen stream on `instance`; collects what it delivers. */
-async function listen(instance: number, uris: string[]): Promise<{ notifications: Message[]; close(): void }> {
+async function listen(instance: number, uris: string[], taskIds?: string[]): Promise<{ notifications: Message[]; close(): void }> {
   balancer.route(instance);
   const controller = new AbortController();
   const response = await fetch(`${balancer.url}/mcp`, {
     method: "POST",
     signal: controller.signal,
     headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "subscriptions/listen" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: "listen", method: "subscriptions/listen", params: { _meta: META, notifications: { resourceSubscriptions: uris } } }),
+    body: JSON.stringify({ jsonrpc: "2.0", id: "listen", method: "subscriptions/listen", params: { _meta: META, notifications: { resourceSubscriptions: uris, ...(taskIds && { taskIds }) } } }),
   });
   expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
   const notifications: Message[] = [];
@@ -138,6 +138,25 @@ describe("several instances sharing Redis", () => {
     expect(update.error).toBeUndefined();
     await taskReaches(taskId, "completed");
     expect((await getTask(taskId, C)).result).toMatchObject({ result: { content: [{ type: "text", text: `Hello, Ada, from ${instances[A]!.pid}` }] } });
+  });
+
+  it("pushes each change of a task running on A to a listen stream on B that watches it, and to no other", async () => {
+    const taskId = (await call("job", { label: "t4" }, A)).result!.taskId as string;
+    const watching = await listen(B, [], [taskId]);
+    const other = await listen(C, [], [crypto.randomUUID()]);
+    try {
+      expect(watching.notifications[0]?.params?.notifications).toEqual({ resourceSubscriptions: [], taskIds: [taskId] });
+      expect(text(await call("release", { label: "t4" }, A))).toBe("true");
+      await until(() => watching.notifications.some((n) => n.method === "notifications/tasks" && n.params?.status === "completed"), { what: "the completed task on B", timeoutMs: 5_000 });
+      const done = watching.notifications.find((n) => n.method === "notifications/tasks" && n.params?.status === "completed")!;
+      // The task as tasks/get shows it, naming the listen request it answers to.
+      expect(done.params).toMatchObject({ taskId, result: { content: [{ type: "text", text: `job t4 done on ${instances[A]!.pid}` }] }, _meta: { "io.modelcontextprotocol/subscriptionId": "listen" } });
+      expect(done.params).not.toHaveProperty("resultType");
+      expect(other.notifications.filter((n) => n.method === "notifications/tasks")).toEqual([]);
+    } finally {
+      watching.close();
+      other.close();
+    }
   });
 
   it("delivers a resource update made on C to listen streams on A and B, once each", async () => {

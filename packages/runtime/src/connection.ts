@@ -199,7 +199,7 @@ export class Connection implements MethodHost {
     if (this.#inFlight.has(id) || this.#listens.has(id)) return idInUse(ctx);
     let end: (response: string | undefined) => void = () => {};
     const ended = new Promise<string | undefined>((resolve) => (end = resolve));
-    const opened = this.services.subscriptions.open(id, params?.notifications, (line) => sink.send(line));
+    const opened = this.services.subscriptions.open(id, params?.notifications, (line) => sink.send(line), this.services.tasks.watcher(this, ctx));
     if (typeof opened === "string") return refuse(sink, id, "invalidParams", `Invalid params: ${opened}`);
     this.#listens.set(id, { listener: opened, end });
     return ended;

@@ -17,7 +17,7 @@ import type { Registry } from "./registry.js";
 import { capabilitiesOf, kindsOf, resultServerInfo, Results, type Kinds } from "./results.js";
 import { Subscriptions } from "./subscriptions.js";
 import type { Bus } from "./state/bus.js";
-import { Tasks } from "./tasks/tasks.js";
+import { taskMembers, Tasks } from "./tasks/tasks.js";
 
 /** The lists a server serves, by method. */
 export interface ListPages {
@@ -60,6 +60,8 @@ export class Core implements Services {
     const capabilities = capabilitiesOf(this.kinds);
     this.capabilities = { legacy: { ...capabilities, ...this.tasks.capabilities(false) }, modern: { ...capabilities, ...this.tasks.capabilities(true) } };
     this.subscriptions = new Subscriptions(this.kinds, this.options.maxSubscriptions);
+    // 2026 tasks extension: a task's watchers hear each change, whichever instance made it.
+    if (this.tasks.enabled) this.tasks.store.subscribe((record) => this.subscriptions.taskChanged(record.taskId, record.owner, () => taskMembers(record)));
     if (this.options.bus) this.listening = this.#listen(this.options.bus);
     this.results = new Results(registry, this.options, this.capabilities);
 

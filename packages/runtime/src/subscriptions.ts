@@ -33,6 +33,8 @@ export interface SubscriptionFilter {
   promptsListChanged?: true;
   resourcesListChanged?: true;
   resourceSubscriptions?: string[];
+  /** Tasks extension (`io.modelcontextprotocol/tasks`): `notifications/tasks` for these tasks. */
+  taskIds?: string[];
 }
 
 /** Sizes of the tables (for tests and monitoring). */
@@ -118,10 +120,11 @@ export class Subscriptions {
 
   /**
    * Opens a listen stream: checks the requested filter, honors what this server can announce, and sends the
-   * acknowledgment through `send` (always the stream's first message). Returns the listener, or what is
-   * wrong with the request.
+   * acknowledgment through `send` (always the stream's first message). `taskOwner`: who the request may
+   * watch tasks of (the tasks extension declared on a server with task tools), else no `taskIds` are
+   * honored. Returns the listener, or what is wrong with the request.
    */
-  open(id: RequestId, requested: unknown, send: (line: string) => unknown): Listener | string {
+  open(id: RequestId, requested: unknown, send: (line: string) => unknown, taskOwner?: string): Listener | string {
     if (!isObject(requested)) return 'subscriptions/listen needs a "notifications" object';
     const honored: SubscriptionFilter = {};
     const can = this.announceable;
@@ -136,7 +139,14 @@ export class Subscriptions {
       if (distinct.length > this.maxPerClient) return `a listen stream may subscribe to at most ${this.maxPerClient} resources`;
       if (can.resources) honored.resourceSubscriptions = distinct;
     }
-    const listener = new Listener(id, honored, send, this.listeners);
+    const taskIds = requested.taskIds;
+    if (taskIds !== undefined) {
+      if (!Array.isArray(taskIds) || !taskIds.every((task) => typeof task === "string")) return '"notifications.taskIds" must be an array of strings';
+      const distinct = [...new Set(taskIds as string[])];
+      if (distinct.length > this.maxPerClient) return `a listen stream may watch at most ${this.maxPerClient} tasks`;
+      if (taskOwner !== undefined) honored.taskIds = distinct;
+    }
+    const listener = new Listener(id, honored, send, this.listeners, taskOwner);
     this.listeners.add(listener);
     listener.deliver("notifications/subscriptions/acknowledged", `,"notifications":${JSON.stringify(honored)}`);
     return listener;
@@ -158,6 +168,14 @@ export class Subscriptions {
     }
   }
 
+  /** A task changed (on any instance): its watchers that may see it hear `notifications/tasks` (`members`: the task). */
+  taskChanged(taskId: string, owner: string, members: () => string): void {
+    let text: string | undefined;
+    for (const listener of this.listeners) {
+      if (listener.taskIds?.has(taskId) && listener.taskOwner === owner) listener.deliver("notifications/tasks", (text ??= members()));
+    }
+  }
+
   listChanged(kind: ListKind): void {
     if (!this.announceable[kind]) return;
     const method = `notifications/${kind}/list_changed`;
@@ -173,6 +191,7 @@ export class Subscriptions {
 /** One `subscriptions/listen` stream (2026 era). */
 export class Listener {
   readonly uris: ReadonlySet<string> | undefined;
+  readonly taskIds: ReadonlySet<string> | undefined;
   private closed = false;
 
   constructor(
@@ -180,8 +199,11 @@ export class Listener {
     readonly filter: Readonly<SubscriptionFilter>,
     private readonly send: (line: string) => unknown,
     private readonly registry: Set<Listener>,
+    /** Whose tasks it may watch. */
+    readonly taskOwner?: string,
   ) {
     this.uris = filter.resourceSubscriptions && new Set(filter.resourceSubscriptions);
+    this.taskIds = filter.taskIds && new Set(filter.taskIds);
   }
 
   /** Sends `method` with `_meta` naming this subscription, followed by `members` (`,"key":value…`). */

@@ -234,6 +234,11 @@ export class Tasks implements TaskBook {
     return resultResponse(id, JSON.stringify(this.serverInfo ? { ...result, _meta: { [META_SERVER_INFO]: this.serverInfo } } : result));
   }
 
+  /** Whose tasks a 2026-era `subscriptions/listen` may watch: none unless it declares the extension. */
+  watcher(host: TaskHost, ctx: RequestContext): string | undefined {
+    return this.enabled && declaresExtension(ctx.meta) ? this.owner(host, ctx.sink) : undefined;
+  }
+
   private owner(conn: TaskHost, sink: Sink): string {
     const subject = sink.auth?.subject;
     if (subject !== undefined) return `subject:${subject}`;
@@ -269,6 +274,12 @@ function wireTask(record: TaskRecord, modern: boolean): Record<string, unknown> 
     lastUpdatedAt: new Date(record.lastUpdatedAt).toISOString(),
     ...(modern ? { ttlMs: record.ttlMs, pollIntervalMs: record.pollIntervalMs } : { ttl: record.ttlMs, pollInterval: record.pollIntervalMs }),
   };
+}
+
+/** 2026 extension: `notifications/tasks` — the task as `tasks/get` shows it, as the members of its params. */
+export function taskMembers(record: TaskRecord): string {
+  const { resultType: _, ...task } = detailedTask(record);
+  return `,${JSON.stringify(task).slice(1, -1)}`;
 }
 
 /** 2026 extension: `tasks/get` — the task with its result, error or pending input requests inlined. */
