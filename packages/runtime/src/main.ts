@@ -239,11 +239,17 @@ async function serveHttp(server: ReturnType<typeof createServer>, options: CliOp
   await handle.close();
 }
 
-/** stdout carries protocol messages only: what handlers print with console.log/info/debug goes to stderr. */
+/**
+ * stdout carries protocol messages only: what handlers print with console.log/info/debug goes to stderr.
+ * The console writing there is made on first use: opening `process.stderr` costs a start-up milliseconds.
+ */
 function keepConsoleOffStdout(): void {
-  const toStderr = new Console({ stdout: process.stderr, stderr: process.stderr });
+  let toStderr: Console | undefined;
   const target = console as unknown as Record<string, unknown>;
   for (const method of ["log", "info", "debug", "dir", "dirxml", "table", "group", "groupCollapsed", "groupEnd", "count", "countReset", "time", "timeEnd", "timeLog"] as const) {
-    target[method] = toStderr[method].bind(toStderr);
+    target[method] = (...args: unknown[]) => {
+      toStderr ??= new Console({ stdout: process.stderr, stderr: process.stderr });
+      return (toStderr[method] as (...args: unknown[]) => unknown)(...args);
+    };
   }
 }
