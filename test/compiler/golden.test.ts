@@ -83,7 +83,7 @@ describe("generated validators", () => {
       for (const [file, code] of validators) {
         if (!file.endsWith(".js")) continue;
         expect(code, file).not.toMatch(/\brequire\s*\(|\beval\s*\(|new Function/);
-        for (const [, specifier] of code.matchAll(/^import .* from "([^"]+)";$/gm)) {
+        for (const [, specifier = ""] of code.matchAll(/^import .* from "([^"]+)";$/gm)) {
           if (specifier === "@mcpgen/runtime/validators") continue;
           // A shared definitions' module, beside the importing one or in defs/ below it.
           expect(specifier, file).toMatch(/^\.\/(defs\/)?[A-Za-z0-9_]+\.gen\.js$/);
