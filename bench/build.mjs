@@ -157,7 +157,8 @@ function summary(runs) {
 /** Bytes of what the build wrote, by kind; the largest validator module by name. */
 function outputSizes(out) {
   const size = (f) => statSync(path.join(out, f)).size;
-  const validators = readdirSync(path.join(out, "validators")).sort();
+  // Recursive: shared definitions are in validators/defs/ (and templates and prompts in their own folders).
+  const validators = readdirSync(path.join(out, "validators"), { recursive: true }).sort();
   const js = validators.filter((f) => f.endsWith(".gen.js")).map((f) => ({ file: `validators/${f}`, bytes: size(`validators/${f}`) }));
   const dts = validators.filter((f) => f.endsWith(".gen.d.ts")).reduce((s, f) => s + size(`validators/${f}`), 0);
   const bySize = [...js].sort((a, b) => a.bytes - b.bytes);

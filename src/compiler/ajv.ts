@@ -1,5 +1,7 @@
 /** The ajv instances mcpgen compiles with, one per supported JSON Schema dialect. */
-import { _, Ajv, type ErrorObject, type Options } from "ajv";
+import { _, Ajv, Name, nil, type ErrorObject, type KeywordCxt, type Options, type ValidateFunction } from "ajv";
+import { getProperty } from "ajv/dist/compile/codegen/code.js";
+import { callValidateCode } from "ajv/dist/vocabularies/code.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { ValueScope } from "ajv/dist/compile/codegen/index.js";
 import addFormatsModule from "ajv-formats";
@@ -54,6 +56,45 @@ export const PATTERN_ENGINE = Object.assign((pattern: string, flags: string) => 
   code: `require(${JSON.stringify(REGEXP_MODULE)}).default`,
 });
 
+/**
+ * A call to a validator compiled in another module: `{"mcpgen:call": "<specifier>#<export>"}` stands where a
+ * `$ref` to a shared definition was (emit/shared.ts). Its standalone code references the function as
+ * `require("<specifier>").<export>`, which `toEsm` turns into an import, calls it as ajv calls the function
+ * of a `$ref` (ajv/lib/vocabularies/core/ref.ts, `callRef`) and appends its errors.
+ */
+export const CALL_KEYWORD = "mcpgen:call";
+
+/**
+ * The function a call stands for while compiling (examples are checked at build time): set by whoever
+ * compiles a schema holding calls, for the duration of that compilation.
+ */
+let callTarget: ((target: string) => ValidateFunction) | undefined;
+export function withCallTargets<T>(resolve: (target: string) => ValidateFunction, compile: () => T): T {
+  const before = callTarget;
+  callTarget = resolve;
+  try {
+    return compile();
+  } finally {
+    callTarget = before;
+  }
+}
+
+// ajv's names for the errors so far in generated code (ajv/lib/compile/names.ts).
+const N = { vErrors: new Name("vErrors"), errors: new Name("errors") };
+
+function callCode(cxt: KeywordCxt): void {
+  const { gen } = cxt;
+  const target = cxt.schema as string;
+  const hash = target.lastIndexOf("#");
+  if (!callTarget || hash < 0) throw new Error(`${CALL_KEYWORD}: nothing to call for ${JSON.stringify(target)}`);
+  const code = _`require(${target.slice(0, hash)})${getProperty(target.slice(hash + 1))}`;
+  const fn = gen.scopeValue("func", { key: target, ref: callTarget(target), code });
+  cxt.result(callValidateCode(cxt, fn, nil), undefined, () => {
+    gen.assign(N.vErrors, _`${N.vErrors} === null ? ${fn}.errors : ${N.vErrors}.concat(${fn}.errors)`);
+    gen.assign(N.errors, _`${N.vErrors}.length`);
+  });
+}
+
 const compilers = new Map<string, { ajv: Ajv; keywords: Set<string> }>();
 
 /**
@@ -64,8 +105,8 @@ const compilers = new Map<string, { ajv: Ajv; keywords: Set<string> }>();
  * `ValueScope`, which numbers them) replaced by a new one. The golden fixtures (several tools each, their
  * bytes first made with an Ajv per tool) hold it to that.
  */
-export function createAjv(dialect: Dialect, extensionKeywords: Iterable<string> = [], coerceTypes = false, useDefaults = false): Ajv {
-  const id = `${dialect} ${coerceTypes} ${useDefaults}`;
+export function createAjv(dialect: Dialect, extensionKeywords: Iterable<string> = [], coerceTypes = false, useDefaults = false, slot = ""): Ajv {
+  const id = `${dialect} ${coerceTypes} ${useDefaults} ${slot}`;
   let compiler = compilers.get(id);
   if (!compiler) {
     // `check` already validated every schema against its meta-schema (precompiled, meta-validators.ts), so
@@ -73,6 +114,7 @@ export function createAjv(dialect: Dialect, extensionKeywords: Iterable<string> 
     const code = { ...COMPILE_OPTIONS.code, regExp: PATTERN_ENGINE };
     const opts: Options = { ...COMPILE_OPTIONS, code, meta: false, validateSchema: false, ...(coerceTypes && { coerceTypes: true }), ...(useDefaults && { useDefaults: true }) };
     const ajv = addFormats(dialect === "2020-12" ? new Ajv2020(opts) : new Ajv(opts));
+    ajv.addKeyword({ keyword: CALL_KEYWORD, schemaType: "string", code: callCode });
     compilers.set(id, (compiler = { ajv, keywords: new Set() }));
   } else {
     const { ajv } = compiler;

@@ -38,6 +38,9 @@ export interface BundleContext {
 const RECURSION_NOTE =
   "recursive $ref: the schema refers to itself, which JSON Schema allows, but some clients (e.g. Mastra 0.14) drop tools with recursive schemas without a word";
 
+/** What may stand beside a root `$ref` for the root to be the definition it refers to. */
+const ROOT_ANNOTATIONS = new Set(["title", "description", "$comment", "$schema", "examples"]);
+
 /** A definition of the wire schema: where it comes from and its copy. */
 interface Definition {
   target: Target;
@@ -55,7 +58,19 @@ interface RefSite {
   holder: string;
 }
 
-export function bundle(root: Root, dialect: Dialect, which: "input" | "output", ctx: BundleContext): SchemaNode | undefined {
+/** Where a definition copied from a defs file comes from: the file and the pointer in it. */
+export interface Origin {
+  file: string;
+  pointer: string;
+}
+
+/**
+ * `origins`, when given, receives the origin of every definition copied from a defs file, by its name
+ * under `$defs`, and under `""` that of the root when it is a defs file's definition inlined (a root `$ref`
+ * with nothing but annotations beside it): what lets emit compile a shared definition once for every tool
+ * that reaches it.
+ */
+export function bundle(root: Root, dialect: Dialect, which: "input" | "output", ctx: BundleContext, origins?: Record<string, Origin>): SchemaNode | undefined {
   if (typeof root.schema === "boolean") return root.schema ? {} : { not: {} };
   const container = dialect === "draft-07" ? "definitions" : "$defs";
   const before = ctx.diagnostics.length;
@@ -111,6 +126,9 @@ export function bundle(root: Root, dialect: Dialect, which: "input" | "output", 
         return undefined;
       }
       wire = { ...inlined, ...own };
+      // The root stands for the definition it inlines when nothing beside the `$ref` but annotations.
+      if (origins && !target.doc.startsWith("tool:") && Object.keys(siblings).every((k) => ROOT_ANNOTATIONS.has(k)))
+        origins[""] = { file: found.doc.file, pointer: target.pointer };
     }
   } else wire = copy(schema, root, root.at, "") as SchemaNode;
 
@@ -124,6 +142,9 @@ export function bundle(root: Root, dialect: Dialect, which: "input" | "output", 
 
   nameDefinitions([...definitions.values()], which, (doc) => ctx.docRoot(doc).file);
   for (const ref of refs) ref.node.$ref = `#/${container}/${definitions.get(ref.target)!.name}`;
+  if (origins)
+    for (const d of definitions.values())
+      if (!d.target.doc.startsWith("tool:")) origins[d.name] = { file: ctx.docRoot(d.target.doc).file, pointer: d.target.pointer };
   noteRecursion(refs, ctx.diagnostics);
   if (definitions.size) {
     const sorted = [...definitions.values()].sort((a, b) => compare(a.name, b.name));

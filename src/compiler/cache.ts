@@ -36,7 +36,7 @@ export function compilerFingerprint(): string {
     hash.update(readFileSync(require.resolve(`${pkg}/package.json`)));
   }
   const ext = path.extname(fileURLToPath(import.meta.url)); // .js when built, .ts when run from source
-  for (const module of ["./ajv", "./emit/types", "./emit/validators"]) {
+  for (const module of ["./ajv", "./emit/types", "./emit/validators", "./emit/shared", "./defaults"]) {
     hash.update(readFileSync(new URL(module + ext, import.meta.url)));
   }
   hash.update(readFileSync(new URL("../../package.json", import.meta.url)));

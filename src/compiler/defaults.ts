@@ -16,7 +16,8 @@ type Visit = (holder: SchemaNode, property: string) => void;
  * The property schemas whose `default` is applied, with the object schema holding each. With `root`, local
  * `$ref`s to its definitions are followed (each definition once, so recursive ones end).
  */
-function applied(schema: SchemaNode, visit: Visit, root?: SchemaNode, seen = new Set<SchemaNode>()): void {
+function applied(schema: SchemaNode, visit: Visit, root?: SchemaNode, seen = new Set<SchemaNode>(), visited?: Set<SchemaNode>): void {
+  visited?.add(schema);
   const properties = schema.properties;
   if (isSchemaNode(properties))
     for (const [name, sub] of Object.entries(properties)) {
@@ -25,14 +26,26 @@ function applied(schema: SchemaNode, visit: Visit, root?: SchemaNode, seen = new
       // it in would accept values the schema refuses).
       const required = Array.isArray(schema.required) && schema.required.includes(name);
       if (Object.hasOwn(sub, "default") && !required) visit(schema, name);
-      applied(sub, visit, root, seen);
+      applied(sub, visit, root, seen, visited);
     }
-  if (isSchemaNode(schema.items)) applied(schema.items, visit, root, seen);
+  if (isSchemaNode(schema.items)) applied(schema.items, visit, root, seen, visited);
   const target = root && typeof schema.$ref === "string" ? definition(root, schema.$ref) : undefined;
   if (target && !seen.has(target)) {
     seen.add(target);
-    applied(target, visit, root, seen);
+    applied(target, visit, root, seen, visited);
   }
+}
+
+/**
+ * What applying the defaults of `schema` (a definition of `root`, or `root` itself) touches: the property
+ * schemas whose `default` is applied, and every schema the walk passes, so a `$ref` among them is followed
+ * with defaults applied and any other is not.
+ */
+export function appliedWalk(schema: SchemaNode, root: SchemaNode): { kept: Set<SchemaNode>; visited: Set<SchemaNode> } {
+  const kept = new Set<SchemaNode>();
+  const visited = new Set<SchemaNode>();
+  applied(schema, (holder, name) => kept.add((holder.properties as SchemaNode)[name] as SchemaNode), root, new Set(), visited);
+  return { kept, visited };
 }
 
 /** The definition a local `$ref` names, `#/$defs/<name>` or `#/definitions/<name>`. */

@@ -6,6 +6,7 @@ import type { ResourceContents } from "@mcpgen/runtime";
 import type { WirePrompt, WireResource, WireResourceTemplate, WireTool } from "@mcpgen/runtime";
 import type { Completions, NormalizedPrimitives } from "./normalize-primitives.js";
 import type { SchemaNode } from "./schema-walk.js";
+import type { Origin } from "./bundle.js";
 import type { Dialect } from "./ajv.js";
 import type { Checked, ServerFile, ToolExample } from "./check.js";
 import { compare } from "./diagnostics.js";
@@ -25,6 +26,8 @@ export interface ToolIR {
   examples: ToolExample[];
   /** The tool's file and the defs files its schemas use. */
   sources: string[];
+  /** Per schema, the definitions of `wire` copied from defs files: name under `$defs` → file and pointer. */
+  origins: { input: Record<string, Origin>; output: Record<string, Origin> };
 }
 
 export interface ResourceIR {
@@ -78,7 +81,7 @@ export interface ServerIR {
 export function toIR(checked: Checked, normalized: Normalized): ServerIR {
   const { instructions, ...server } = checked.server;
   const tools = normalized.tools
-    .map(({ tool, annotations, inputSchema, outputSchema, inputType, outputType, uses }): ToolIR => {
+    .map(({ tool, annotations, inputSchema, outputSchema, inputType, outputType, uses, origins }): ToolIR => {
       const f = tool.file;
       const wire: WireTool = {
         name: f.name,
@@ -101,6 +104,7 @@ export function toIR(checked: Checked, normalized: Normalized): ServerIR {
         outputType,
         examples: f.examples ?? [],
         sources: [f.doc.file, ...uses],
+        origins,
       };
     })
     .sort((a, b) => compare(a.name, b.name));

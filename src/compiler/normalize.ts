@@ -5,7 +5,7 @@
  * the root keeps its `"type": "object"`) and ref-free type units for json-schema-to-typescript, plus
  * diagnostics. Refs resolve in `refs.ts`; type units are named in `units.ts`.
  */
-import { bundle, type Root } from "./bundle.js";
+import { bundle, type Origin, type Root } from "./bundle.js";
 import type { Checked, CheckedTool } from "./check.js";
 import { isWarning, type Diagnostic } from "./diagnostics.js";
 import type { Hints } from "./meta-schemas.js";
@@ -27,6 +27,8 @@ export interface NormalizedTool {
   outputType: string | undefined;
   /** Every defs/ file the tool's schemas use. */
   uses: string[];
+  /** Per schema, where each definition copied from a defs file comes from, by its name under `$defs`. */
+  origins: { input: Record<string, Origin>; output: Record<string, Origin> };
 }
 
 export interface Normalized {
@@ -49,6 +51,7 @@ export function normalize(checked: Checked): { normalized: Normalized; diagnosti
     const base = typeName(file.name);
     const before = errors();
     const uses = new Set<string>();
+    const origins: NormalizedTool["origins"] = { input: {}, output: {} };
     const make = (which: "input" | "output"): SchemaNode | undefined => {
       const schema = which === "input" ? file.inputSchema : file.outputSchema;
       if (schema === undefined) return undefined;
@@ -57,7 +60,7 @@ export function normalize(checked: Checked): { normalized: Normalized; diagnosti
       const unresolved = errors();
       refs.resolveAll(root);
       if (errors() !== unresolved) return undefined;
-      const wire = bundle(root, tool.dialect, which, { resolve, docRoot: (doc) => (doc === root.key ? root : refs.defRoot(doc)!), uses, diagnostics });
+      const wire = bundle(root, tool.dialect, which, { resolve, docRoot: (doc) => (doc === root.key ? root : refs.defRoot(doc)!), uses, diagnostics }, origins[which]);
       if (wire && wire.type !== "object")
         diagnostics.push({
           file: file.doc.file,
@@ -78,6 +81,7 @@ export function normalize(checked: Checked): { normalized: Normalized; diagnosti
       inputType: `${base}Input`,
       outputType: output ? `${base}Output` : undefined,
       uses: [...uses].sort(),
+      origins,
     });
   }
   for (const d of checked.defs) refs.resolveAll(refs.defRoot(d.doc.url)!);

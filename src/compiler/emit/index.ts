@@ -15,8 +15,10 @@ import { rel, type BuildConfig } from "../config.js";
 import type { Diagnostic } from "../diagnostics.js";
 import type { ServerIR, ToolIR } from "../ir.js";
 import { compileAll } from "./parallel.js";
-import { compileModule, moduleKey, toolRequest, type Request, type ValidatorModule } from "./validators.js";
+import { compileModule, compileShared, moduleKey, sharedKey, toolRequest, type Request, type ValidatorModule } from "./validators.js";
+import { planShared } from "./shared.js";
 import { registryView } from "./registry.js";
+import { hasAppliedDefaults } from "../defaults.js";
 import { clientView } from "./client.js";
 import { render } from "./render.js";
 
@@ -64,8 +66,25 @@ export async function emit(
   // Per tool: what its validator module is made from, the module's cache key, and the key of its two
   // files; tools whose files are kept as the last build left them go no further.
   const toCompile: { tool: ToolIR; base: string; exports: Export[]; request: Request; key: string }[] = [];
+  // Definitions of defs files that tools reach are compiled once, in a module per file (shared.ts).
+  const shared = planShared(ir.tools);
+  for (const request of shared.modules) {
+    const exports = Object.keys(request.exports).map((name) => ({ name, doc: `${name.endsWith("$defaults") ? "with its defaults applied, " : ""}the definition ${request.exports[name]!.name} of ${request.file}` }));
+    const key = sharedKey(request);
+    const filesKey = createHash("sha256").update(JSON.stringify([key, header([request.file]), exports])).digest("hex");
+    const { base } = request;
+    for (const file of [`${base}.gen.js`, `${base}.gen.d.ts`]) keys.set(file, filesKey);
+    if (previous.get(`${base}.gen.js`) === filesKey && previous.get(`${base}.gen.d.ts`) === filesKey) {
+      untouched.add(`${base}.gen.js`).add(`${base}.gen.d.ts`);
+      cache.keep(key);
+      continue;
+    }
+    const { module, diagnostics: found } = compileShared(request, cache, key);
+    diagnostics.push(...found);
+    if (module) validatorFile(base, `the shared definitions of ${request.file}`, module, exports, [request.file]);
+  }
   for (const tool of ir.tools) {
-    const { request, diagnostics: found } = toolRequest(tool);
+    const { request, diagnostics: found } = toolRequest(tool, shared.calls.get(tool.name));
     diagnostics.push(...found);
     if (!request) continue;
     const exports: Export[] = [{ name: "input", doc: `the arguments of tool ${tool.name}` }];
@@ -92,7 +111,13 @@ export async function emit(
     for (const item of items) {
       const at = kind === "resources" ? "/variables" : "/arguments";
       const { module, diagnostics: found } = compileModule(
-        { file: item.sources[0]!, dialect: item.dialect, schemas: { [exportName]: { schema: item.schema, at } }, coerce: true },
+        {
+          file: item.sources[0]!,
+          dialect: item.dialect,
+          schemas: { [exportName]: { schema: item.schema, at } },
+          coerce: true,
+          ...(hasAppliedDefaults(item.schema) && { defaults: exportName }),
+        },
         cache,
       );
       diagnostics.push(...found);

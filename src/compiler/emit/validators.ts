@@ -4,14 +4,16 @@
  * in ESM mode (ajv issues #2209, #1976); those become imports. Also checks tools' `examples`.
  */
 import standaloneModule from "ajv/dist/standalone/index.js";
+import type { Ajv, ValidateFunction } from "ajv";
 import type { Dialect } from "../ajv.js";
-import { ajvDiagnostics, createAjv, KNOWN_FORMATS, REGEXP_MODULE } from "../ajv.js";
+import { ajvDiagnostics, CALL_KEYWORD, createAjv, KNOWN_FORMATS, REGEXP_MODULE, withCallTargets } from "../ajv.js";
 import { cacheKey, type Cache } from "../cache.js";
-import { pointerJoin, type Diagnostic } from "../diagnostics.js";
+import { pointerGet, pointerJoin, type Diagnostic } from "../diagnostics.js";
 import type { ToolIR } from "../ir.js";
 import { walkSchema, type SchemaNode } from "../schema-walk.js";
 import { OBJECT_LITERAL_PROTO } from "../names.js";
 import { hasAppliedDefaults, onlyAppliedDefaults, withoutDefaults } from "../defaults.js";
+import { container, type Calls, type SharedRequest } from "./shared.js";
 
 // ajv's standalone module is CommonJS: its default export arrives wrapped under plain Node ESM.
 type StandaloneCode = (ajv: unknown, refs: Record<string, string>) => string;
@@ -35,12 +37,14 @@ export interface Request {
   defaults?: string;
   /** Values to check, by export name: each must be valid. */
   examples?: { against: string; value: unknown; at: string }[];
+  /** By export name, the `$ref`s that call a shared definition's validator instead (emit/shared.ts). */
+  calls?: Calls;
 }
 
 export type Compiled = { module?: ValidatorModule; diagnostics: Diagnostic[] };
 
 /** What a tool's validator module is compiled from, or why it cannot be. */
-export function toolRequest(tool: ToolIR): { request?: Request; diagnostics: Diagnostic[] } {
+export function toolRequest(tool: ToolIR, calls?: Calls): { request?: Request; diagnostics: Diagnostic[] } {
   const file = tool.sources[0]!;
   const schemas: Request["schemas"] = { input: { schema: tool.wire.inputSchema, at: "/inputSchema" } };
   if (tool.wire.outputSchema) schemas.output = { schema: tool.wire.outputSchema, at: "/outputSchema" };
@@ -64,12 +68,12 @@ export function toolRequest(tool: ToolIR): { request?: Request; diagnostics: Dia
   });
   if (diagnostics.length) return { diagnostics };
   const defaults = hasAppliedDefaults(tool.wire.inputSchema) ? { defaults: "input" } : {};
-  return { request: { file, dialect: tool.dialect, schemas, ...defaults, examples }, diagnostics };
+  return { request: { file, dialect: tool.dialect, schemas, ...defaults, examples, ...(calls && { calls }) }, diagnostics };
 }
 
 /** The cache key of a module: everything its code depends on. */
 export function moduleKey(request: Request): string {
-  return cacheKey("validator", request.dialect, request.coerce ?? false, request.defaults ?? "", request.schemas, request.examples ?? []);
+  return cacheKey("validator", request.dialect, request.coerce ?? false, request.defaults ?? "", request.schemas, request.examples ?? [], request.calls ?? {});
 }
 
 /**
@@ -89,31 +93,164 @@ export function compileModule(request: Request, cache: Cache, onlyCached = false
   // An unknown format is an annotation (check warned about it): registered as `true`, it generates no code.
   for (const format of unknownFormats(Object.values(request.schemas).map((s) => s.schema))) ajv.addFormat(format, true);
   const refs: Record<string, string> = {};
-  for (const [name, { schema, at }] of Object.entries(request.schemas)) {
-    try {
-      const applied = request.defaults === undefined ? schema : name === request.defaults ? onlyAppliedDefaults(schema) : withoutDefaults(schema);
-      ajv.addSchema(protoAsPattern(applied), name);
-      ajv.getSchema(name);
-      refs[name] = name;
-    } catch (error) {
-      diagnostics.push({ file, pointer: at, message: `cannot compile: ${(error as Error).message}` });
+  const targets = new CallTargets(request);
+  withCallTargets(targets.resolve, () => {
+    for (const [name, { schema, at }] of Object.entries(request.schemas)) {
+      try {
+        const applied = request.defaults === undefined ? schema : name === request.defaults ? onlyAppliedDefaults(schema) : withoutDefaults(schema);
+        ajv.addSchema(protoAsPattern(withCalls(applied, request.dialect, request.calls?.[name])), name);
+        ajv.getSchema(name);
+        refs[name] = name;
+      } catch (error) {
+        diagnostics.push({ file, pointer: at, message: `cannot compile: ${(error as Error).message}` });
+      }
     }
-  }
-  for (const { against, value, at } of request.examples ?? []) {
-    const validate = refs[against] && ajv.getSchema(against);
-    if (!validate || validate(structuredClone(value))) continue;
-    diagnostics.push(
-      ...ajvDiagnostics(validate.errors, file, "").map((d) => ({
-        file,
-        pointer: at,
-        message: `example does not match the ${against}Schema: ${d.pointer || "(root)"} ${d.message}`,
-      })),
-    );
-  }
+    for (const { against, value, at } of request.examples ?? []) {
+      const validate = refs[against] && ajv.getSchema(against);
+      if (!validate || validate(structuredClone(value))) continue;
+      diagnostics.push(
+        ...ajvDiagnostics(validate.errors, file, "").map((d) => ({
+          file,
+          pointer: at,
+          message: `example does not match the ${against}Schema: ${d.pointer || "(root)"} ${d.message}`,
+        })),
+      );
+    }
+  });
   if (diagnostics.length) return { diagnostics };
   const module = toEsm(ownKeys(standaloneCode(ajv, refs)));
   cache.set(key, JSON.stringify(module));
   return { module, diagnostics };
+}
+
+/**
+ * A copy of a wire schema in which each `$ref` at a pointer of `calls` is a call of its target instead, and
+ * the definitions nothing refers to any more are left out (ajv would compile none of them, but the module
+ * would still carry them in the schema it prints).
+ */
+function withCalls(schema: SchemaNode, dialect: Dialect, calls: Record<string, string> | undefined): SchemaNode {
+  if (!calls || !Object.keys(calls).length) return schema;
+  if (calls[""] !== undefined) return { [CALL_KEYWORD]: calls[""] };
+  const copy = structuredClone(schema);
+  for (const [pointer, target] of Object.entries(calls)) {
+    const node = pointerGet(copy, pointer) as SchemaNode;
+    delete node.$ref;
+    node[CALL_KEYWORD] = target;
+  }
+  const c = container(dialect);
+  const defs = copy[c] as Record<string, unknown> | undefined;
+  if (!defs) return copy;
+  const { [c]: _, ...top } = copy;
+  const reached = new Set<string>();
+  const prefix = `#/${c}/`;
+  const visit = (node: unknown) =>
+    walkSchema(node, "", (sub) => {
+      if (typeof sub.$ref !== "string" || !sub.$ref.startsWith(prefix)) return;
+      const name = sub.$ref.slice(prefix.length);
+      if (reached.has(name) || !Object.hasOwn(defs, name)) return;
+      reached.add(name);
+      visit(defs[name]);
+    });
+  visit(top);
+  const kept = Object.keys(defs).filter((n) => reached.has(n));
+  return kept.length ? { ...top, [c]: Object.fromEntries(kept.map((n) => [n, defs[n]])) } : top;
+}
+
+/**
+ * The build-time functions of a request's calls, for checking its examples: each compiles, when first
+ * called, the definition the call stands for from the tool's own wire schema (where it is inlined, as it
+ * was before calls), in an ajv instance of its own.
+ */
+class CallTargets {
+  private ajv: Ajv | undefined;
+  private readonly roots = new Set<string>();
+  private readonly functions = new Map<string, ValidateFunction>();
+  constructor(private readonly request: Request) {}
+
+  readonly resolve = (target: string): ValidateFunction => {
+    let fn = this.functions.get(target);
+    if (fn) return fn;
+    let compiled: ValidateFunction | undefined;
+    const call = ((data: unknown, context: unknown) => {
+      compiled ??= this.compile(target);
+      const valid = (compiled as (d: unknown, c: unknown) => boolean)(data, context);
+      call.errors = compiled.errors ?? null;
+      return valid;
+    }) as ValidateFunction;
+    this.functions.set(target, (fn = call));
+    return fn;
+  };
+
+  private compile(target: string): ValidateFunction {
+    const { request } = this;
+    const c = container(request.dialect);
+    for (const [which, calls] of Object.entries(request.calls ?? {}))
+      for (const [pointer, t] of Object.entries(calls)) {
+        if (t !== target) continue;
+        const wire = request.schemas[which]!.schema;
+        const defaults = target.endsWith("$defaults");
+        const rootKey = `${which}-${defaults ? "defaults" : "plain"}`;
+        this.ajv ??= createAjv(request.dialect, extensionKeywords([wire]), false, true, "calls");
+        if (!this.roots.has(rootKey)) {
+          this.roots.add(rootKey);
+          for (const format of unknownFormats([wire])) this.ajv.addFormat(format, true);
+          // The wire schema itself: its root is the definition where the call stands for the root.
+          this.ajv.addSchema(protoAsPattern(defaults ? wire : withoutDefaults(wire)), rootKey);
+        }
+        if (pointer === "") return this.ajv.getSchema(rootKey)!;
+        const name = String((pointerGet(wire, pointer) as SchemaNode).$ref).slice(`#/${c}/`.length);
+        return this.ajv.getSchema(`${rootKey}#/${c}/${name}`)!;
+      }
+    throw new Error(`no call to ${target}`);
+  }
+}
+
+/** A shared module's exports (see emit/shared.ts), compiled once for every validator that calls them. */
+export function sharedKey(request: SharedRequest): string {
+  return cacheKey("shared", request);
+}
+
+export function compileShared(request: SharedRequest, cache: Cache, key = sharedKey(request)): Compiled {
+  const cached = cache.get(key);
+  if (cached !== undefined) return { module: JSON.parse(cached) as ValidatorModule, diagnostics: [] };
+  const c = container(request.dialect);
+  const roots = { plain: { [c]: request.plain }, defaults: { [c]: request.defaults } };
+  const schemas = [roots.plain, roots.defaults];
+  const ajv = createAjv(request.dialect, extensionKeywords(schemas), false, Object.keys(request.defaults).length > 0);
+  for (const format of unknownFormats(schemas)) ajv.addFormat(format, true);
+  try {
+    const refs: Record<string, string> = {};
+    const code = withCallTargets(
+      (target) =>
+        (() => {
+          throw new Error(`${target} is not callable at build time`);
+        }) as unknown as ValidateFunction,
+      () => {
+        for (const [name, root] of Object.entries(roots)) if (Object.keys(root[c]!).length) ajv.addSchema(protoAsPattern(root), name);
+        for (const [name, { root, name: def }] of Object.entries(request.exports)) {
+          refs[name] = `${root}#/${c}/${def}`;
+          ajv.getSchema(refs[name]);
+        }
+        return standaloneCode(ajv, refs);
+      },
+    );
+    const module = toEsm(hoistedExports(ownKeys(code)));
+    cache.set(key, JSON.stringify(module));
+    return { module, diagnostics: [] };
+  } catch (error) {
+    return { diagnostics: [{ file: request.file, pointer: "", message: `cannot compile its shared definitions: ${(error as Error).message}` }] };
+  }
+}
+
+/**
+ * `export const task = validate0;` → `export { validate0 as task };`: a function declaration is bound before
+ * any module code runs, so two defs files that refer to each other make modules that import each other safely.
+ */
+function hoistedExports(code: string): string {
+  const exports: string[] = [];
+  const body = code.replace(/export const ([A-Za-z_$][\w$]*) = (validate\d+);/g, (_, name: string, fn: string) => (exports.push(`${fn} as ${name}`), ""));
+  if (/\bexport\b/.test(body.replace(/"(?:[^"\\]|\\.)*"/g, ""))) throw new Error("ajv's standalone exports changed shape");
+  return `${body}export { ${exports.join(", ")} };`;
 }
 
 /**
@@ -181,18 +318,25 @@ export function ownKeys(code: string): string {
  * an error, so a new ajv helper cannot slip into a server as an undeclared dependency.
  */
 export function toEsm(code: string): ValidatorModule {
-  const bindings = new Map<string, string>();
+  const bindings = new Map<string, { name: string; binding: string; specifier: string }>();
+  const bind = (name: string, specifier: string, prefix: string) => {
+    const id = `${specifier}#${name}`;
+    let entry = bindings.get(id);
+    if (!entry) bindings.set(id, (entry = { name, binding: `${prefix}${[...bindings.values()].filter((b) => b.binding.startsWith(prefix)).length}`, specifier }));
+    return entry.binding;
+  };
   const body = code
     .replace(/^"use strict";/, "")
-    .replace(/require\(("(?:[^"\\]|\\.)*")\)(\.default\b)?/g, (_, literal: string) => {
-      const specifier = (JSON.parse(literal) as string).replace(/\.js$/, "");
+    .replace(/require\(("(?:[^"\\]|\\.)*")\)(\.default\b|\.[A-Za-z_$][\w$]*)?/g, (_, literal: string, property: string | undefined) => {
+      const required = JSON.parse(literal) as string;
+      // A shared definition's validator (emit/shared.ts): `require("./defs/x.gen.js").name`.
+      if (/^\.\/(?:defs\/)?[A-Za-z0-9_]+\.gen\.js$/.test(required) && property && property !== ".default") return bind(property.slice(1), required, "shared");
+      const specifier = required.replace(/\.js$/, "");
       const name = HELPERS[specifier];
       if (name === undefined) throw new Error(`ajv standalone output requires ${specifier}, which the runtime does not provide`);
-      let binding = bindings.get(name);
-      if (!binding) bindings.set(name, (binding = `runtime${bindings.size}`));
-      return binding;
+      return bind(name, VALIDATOR_HELPERS, "runtime") + (property === ".default" ? "" : (property ?? ""));
     });
   if (/\brequire\s*\(/.test(body)) throw new Error("ajv standalone output still calls require()");
-  const imports = [...bindings].map(([name, binding]) => ({ name, binding, specifier: VALIDATOR_HELPERS }));
-  return { imports, body };
+  const imports = [...bindings.values()].sort((a, b) => Number(a.specifier === VALIDATOR_HELPERS) - Number(b.specifier === VALIDATOR_HELPERS) || 0);
+  return { imports: [...imports.filter((i) => i.specifier === VALIDATOR_HELPERS), ...imports.filter((i) => i.specifier !== VALIDATOR_HELPERS)], body };
 }

@@ -1,0 +1,168 @@
+// Shared definitions: a defs file's definition reached by several tools is compiled once, in
+// validators/defs/<file>.gen.js, and the tools' validators call it. Accept/reject and error paths are
+// those of the wire schema compiled whole; defaults are applied through a call for inputs, not outputs.
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import { describe, expect, it } from "vitest";
+import { build } from "mcpgen";
+import { server, tempProject, wireTools, writeSchemas } from "./helpers.js";
+
+type Validate = ((value: unknown) => boolean) & { errors?: { instancePath: string; keyword: string }[] | null };
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (a: Ajv2020) => Ajv2020;
+
+const item = {
+  type: "object",
+  required: ["id", "name"],
+  additionalProperties: false,
+  properties: {
+    id: { $ref: "#/$defs/itemId" },
+    name: { type: "string", minLength: 1, maxLength: 20 },
+    size: { enum: ["s", "m", "l"], default: "m" },
+    tags: { type: "array", items: { type: "string" }, uniqueItems: true },
+    owner: { $ref: "owner.json" },
+    parts: { type: "array", items: { $ref: "#" } },
+  },
+  $defs: { itemId: { type: "string", pattern: "^I-[0-9]+$" } },
+};
+const owner = { type: "object", required: ["name"], properties: { name: { type: "string" }, email: { type: "string", format: "email" }, team: { type: "string", default: "core" } } };
+
+const tools = {
+  get_item: { inputSchema: { type: "object", required: ["id"], properties: { id: { $ref: "../defs/item.json#/$defs/itemId" } } }, outputSchema: { $ref: "../defs/item.json" } },
+  put_item: {
+    inputSchema: { type: "object", required: ["item"], additionalProperties: false, properties: { item: { $ref: "../defs/item.json" }, note: { type: "string", default: "" } } },
+    outputSchema: { type: "object", required: ["items"], properties: { items: { type: "array", items: { $ref: "../defs/item.json" } } } },
+  },
+  // An anyOf of the definition: the defaults walk does not enter it, so no default is applied there.
+  pick_item: {
+    inputSchema: { type: "object", properties: { choice: { anyOf: [{ $ref: "../defs/item.json" }, { type: "string" }] } } },
+  },
+  // unevaluatedProperties crosses a $ref: this one stays inlined.
+  tag_item: {
+    inputSchema: { type: "object", allOf: [{ $ref: "../defs/owner.json" }], properties: { tag: { type: "string" } }, unevaluatedProperties: false },
+  },
+};
+
+async function compiled() {
+  const dir = await tempProject(true); // below the repository, where @mcpgen/runtime/validators resolves
+  await writeSchemas(dir, server(tools, { "defs/item.json": item, "defs/owner.json": owner }));
+  await build({ cwd: dir, cache: false });
+  const load = async (name: string) => (await import(pathToFileURL(path.join(dir, "generated/validators", name)).href)) as Record<string, Validate>;
+  return { dir, load };
+}
+
+describe("shared definitions", () => {
+  it("are compiled once, in one module per defs file, which the tools' validators import", async () => {
+    const { dir } = await compiled();
+    const folder = path.join(dir, "generated/validators");
+    expect((await readdir(path.join(folder, "defs"))).sort()).toEqual(["item.gen.d.ts", "item.gen.js", "owner.gen.d.ts", "owner.gen.js"]);
+    const shared = await readFile(path.join(folder, "defs/item.gen.js"), "utf8");
+    // One function per export; `item$defaults` only because an input reaches it with defaults applied.
+    expect(shared).toMatch(/export \{ [^}]*\bas item\b/);
+    expect(shared).toMatch(/export \{ [^}]*\bas item\$defaults\b/);
+    expect(shared).toMatch(/export \{ [^}]*\bas itemId\b/);
+    for (const tool of ["get_item", "put_item", "pick_item"]) {
+      const code = await readFile(path.join(folder, `${tool}.gen.js`), "utf8");
+      expect(code, tool).toMatch(/^import \{ item(\$defaults|Id)? as shared\d+ \} from "\.\/defs\/item\.gen\.js";$/m);
+      // The definition's own checks are not in the tool's module.
+      expect(code, tool).not.toContain("^I-[0-9]+$");
+      expect(code, tool).not.toContain('"s"');
+    }
+    const tag = await readFile(path.join(folder, "tag_item.gen.js"), "utf8");
+    expect(tag).not.toContain("./defs/");
+    // The wire schema is what it was: refs under $defs.
+    const wire = await wireTools(dir);
+    expect(JSON.stringify(wire.put_item!.inputSchema)).toContain('"$ref":"#/$defs/item"');
+  });
+
+  it("accept and refuse what the wire schema compiled whole does, with the same error paths", async () => {
+    const { dir, load } = await compiled();
+    const wire = await wireTools(dir);
+    const reference = addFormats(new Ajv2020({ allErrors: true, strict: false }));
+    const values: Record<string, unknown[]> = {
+      get_item: [{ id: "I-1" }, { id: "x" }, { id: 5 }, {}],
+      put_item: [
+        { item: { id: "I-1", name: "a" } },
+        { item: { id: "I-1", name: "" } },
+        { item: { id: "I-1", name: "a", size: "xl", extra: 1 } },
+        { item: { id: "I-1", name: "a", owner: { name: "b", email: "nope" }, parts: [{ id: "I-2", name: "c", tags: ["x", "x"] }] } },
+        { item: "no" },
+        { item: { id: "I-1", name: "a" }, other: true },
+      ],
+      pick_item: [{ choice: "s" }, { choice: { id: "I-1", name: "a" } }, { choice: { id: "bad" } }, { choice: 1 }],
+      tag_item: [{ name: "a", tag: "t" }, { name: "a", other: 1 }, { tag: "t" }],
+    };
+    for (const [tool, list] of Object.entries(values)) {
+      const { input } = await load(`${tool}.gen.js`);
+      const whole = reference.compile(wire[tool]!.inputSchema as object);
+      for (const value of list) {
+        const [a, b] = [structuredClone(value), structuredClone(value)];
+        expect(input!(a), `${tool} ${JSON.stringify(value)}`).toBe(whole(b));
+        const paths = (errors: Validate["errors"]) => (errors ?? []).map((e) => `${e.instancePath} ${e.keyword}`).sort();
+        expect(paths(input!.errors), `${tool} ${JSON.stringify(value)}`).toEqual(paths(whole.errors as Validate["errors"]));
+      }
+    }
+    const { output } = await load("put_item.gen.js");
+    const whole = reference.compile(wire.put_item!.outputSchema as object);
+    for (const value of [{ items: [] }, { items: [{ id: "I-1", name: "a" }, { id: "I", name: "b" }] }, { items: [{ id: "I-1" }] }])
+      expect(output!(structuredClone(value))).toBe(whole(structuredClone(value)));
+  });
+
+  it("apply defaults through a call for inputs, and none for outputs", async () => {
+    const { load } = await compiled();
+    const put = await load("put_item.gen.js");
+    const input = { item: { id: "I-1", name: "a", owner: { name: "b" }, parts: [{ id: "I-2", name: "c" }] } };
+    expect(put.input!(input)).toBe(true);
+    expect(input).toEqual({ note: "", item: { id: "I-1", name: "a", size: "m", owner: { name: "b", team: "core" }, parts: [{ id: "I-2", name: "c", size: "m" }] } });
+    const output = { items: [{ id: "I-1", name: "a", owner: { name: "b" } }] };
+    expect(put.output!(output)).toBe(true);
+    expect(output).toEqual({ items: [{ id: "I-1", name: "a", owner: { name: "b" } }] });
+    const get = await load("get_item.gen.js");
+    const got = { id: "I-1", name: "a" };
+    expect(get.output!(got)).toBe(true);
+    expect(got).toEqual({ id: "I-1", name: "a" });
+    // Inside anyOf ajv applies no default: nor does the call there.
+    const pick = await load("pick_item.gen.js");
+    const choice = { choice: { id: "I-1", name: "a" } };
+    expect(pick.input!(choice)).toBe(true);
+    expect(choice).toEqual({ choice: { id: "I-1", name: "a" } });
+  });
+});
+
+describe("resource template and prompt defaults", () => {
+  it("are filled in by their validators", async () => {
+    const dir = await tempProject(true);
+    await writeSchemas(
+      dir,
+      server(
+        { noop: { inputSchema: { type: "object" } } },
+        {
+          "resources/page.json": {
+            uriTemplate: "pages://{name}{?lang}",
+            variables: { name: { schema: { type: "string" } }, lang: { schema: { type: "string", default: "en" } } },
+          },
+          "prompts/greet.json": {
+            arguments: [
+              { name: "who", required: true },
+              { name: "tone", schema: { enum: ["warm", "dry"], default: "warm" } },
+              { name: "times", schema: { type: "integer", default: 1 } },
+            ],
+          },
+        },
+      ),
+    );
+    await build({ cwd: dir, cache: false });
+    const load = async (name: string) => (await import(pathToFileURL(path.join(dir, "generated/validators", name)).href)) as Record<string, Validate>;
+    const { variables } = await load("resources/page.gen.js");
+    const vars: Record<string, unknown> = { name: "home" };
+    expect(variables!(vars)).toBe(true);
+    expect(vars).toEqual({ name: "home", lang: "en" });
+    const { args } = await load("prompts/greet.gen.js");
+    const given: Record<string, unknown> = { who: "Ada", times: "3" };
+    expect(args!(given)).toBe(true);
+    expect(given).toEqual({ who: "Ada", tone: "warm", times: 3 });
+    expect(args!({ tone: "warm" })).toBe(false);
+  });
+});
