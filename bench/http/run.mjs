@@ -31,7 +31,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { summarize } from "../lib/cpuprofile.mjs";
 import { heapByConstructor } from "../lib/heapsnapshot.mjs";
-import { cpuNs, memory } from "../lib/proc.mjs";
+import { cpuNs, memory, writes } from "../lib/proc.mjs";
 import { median, quantileSorted, spread } from "../lib/stats.mjs";
 import { setUp } from "../stdio/setup.mjs";
 import { load, postBytes } from "./load.mjs";
@@ -152,19 +152,20 @@ async function openSession(server, peer) {
 /** One measured 32- (or 1-) connection run on `session`. */
 async function measure(server, session, connections, ms = PLAN.ms, warmMs = PLAN.warmMs) {
   const request = postBytes(server.url, CALL, { "mcp-session-id": session, "mcp-protocol-version": VERSION });
-  let cpuStart = 0;
-  let cpuEnd = 0;
+  const start = { cpu: 0, writes: 0 };
+  const end = { cpu: 0, writes: 0 };
   const result = await load(server.url, request, {
     connections,
     ms,
     warmMs,
-    onWindow: (edge) => (edge === "start" ? (cpuStart = cpuNs(server.pid)) : (cpuEnd = cpuNs(server.pid))),
+    onWindow: (edge) => Object.assign(edge === "start" ? start : end, { cpu: cpuNs(server.pid), writes: writes(server.pid) }),
   });
   return {
     rate: (result.requests / result.elapsedMs) * 1000,
     p50Us: quantileSorted(result.latenciesUs, 0.5),
     p99Us: quantileSorted(result.latenciesUs, 0.99),
-    cpuUs: result.requests > 0 ? (cpuEnd - cpuStart) / 1000 / result.requests : NaN,
+    cpuUs: result.requests > 0 ? (end.cpu - start.cpu) / 1000 / result.requests : NaN,
+    writesPerRequest: result.requests > 0 ? (end.writes - start.writes) / result.requests : NaN,
     errors: result.errors,
   };
 }
@@ -176,6 +177,7 @@ const METRICS = [
   ["p50Us", "p50 µs", false],
   ["p99Us", "p99 µs", false],
   ["cpuUs", "server CPU µs/req", false],
+  ["writesPerRequest", "server writes/req", false],
   ["peakRssMiB", "peak RSS MiB", false],
 ];
 const rows = [];
@@ -195,7 +197,7 @@ for (const mode of parts.includes("throughput") ? ["json", "sse"] : []) {
       }
       servers.forEach(({ peer, server }, i) => {
         const row = { peer: peer.key, label: peer.label, mode, connections, errors: rounds[i].reduce((n, m) => n + m.errors, 0), rounds: rounds[i] };
-        for (const [metric] of METRICS.slice(0, 4)) {
+        for (const [metric] of METRICS.slice(0, 5)) {
           const values = rounds[i].map((m) => m[metric]);
           row[metric] = median(values);
           row[`${metric}Spread`] = spread(values);
@@ -453,7 +455,7 @@ for (const mode of rows.length ? ["json", "sse"] : []) {
         const r = find(k, mode, connections);
         if (!r) return "";
         const s = r[`${metric}Spread`];
-        return `${fmt(r[metric], metric === "cpuUs" ? 1 : 0)}${s === undefined ? "" : ` ±${Math.round(s * 50)}%`}`;
+        return `${fmt(r[metric], metric === "cpuUs" || metric === "writesPerRequest" ? 2 : 0)}${s === undefined ? "" : ` ±${Math.round(s * 50)}%`}`;
       });
       const m = find("mcpgen", mode, connections)?.[metric];
       const e = find("echo", mode, connections)?.[metric];

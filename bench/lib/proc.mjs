@@ -3,6 +3,7 @@
  *   cpuNs(pid)    CPU time of all its threads so far, in ns: the sum of /proc/<pid>/task/<tid>/schedstat (ns
  *                 resolution); falls back to utime + stime of /proc/<pid>/stat (clock ticks, usually 10 ms)
  *   memory(pid)   { rssKiB: VmRSS, peakRssKiB: VmHWM } from /proc/<pid>/status
+ *   writes(pid)   write system calls so far (`syscw` of /proc/<pid>/io; NaN where it cannot be read)
  */
 import { readdirSync, readFileSync } from "node:fs";
 
@@ -31,4 +32,12 @@ export function memory(pid) {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kib = (key) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
   return { rssKiB: kib("VmRSS"), peakRssKiB: kib("VmHWM") };
+}
+
+export function writes(pid) {
+  try {
+    return Number(/^syscw: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, "utf8"))?.[1] ?? NaN);
+  } catch {
+    return NaN;
+  }
 }
