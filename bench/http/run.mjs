@@ -15,7 +15,7 @@
  *                is measured again.
  *   sustained    mcpgen's RSS sampled over a 32-connection SSE run (60 s with --long): it must stay flat.
  *
- *   node bench/http/run.mjs [--quick] [--long] [--peers mcpgen,echo,sdk-v1,sdk-v2] [--rounds N] [--sessions N]
+ *   node bench/http/run.mjs [--quick] [--long] [--peers mcpgen,echo,echo-busy,sdk-v1,sdk-v2] [--rounds N] [--sessions N]
  *                           [--only throughput,sessions,sustained] [--profile] [--heap-snapshot] [--json]
  * --heap-snapshot   heap snapshots before and after the sessions open: what a session's heap is made of
  * --profile   after the rest: mcpgen under --cpu-prof for a 32-connection run per response mode, summarised
@@ -77,6 +77,8 @@ const { example } = await setUp(REPO, root, { log });
 const PEERS = [
   { key: "mcpgen", label: "mcpgen", script: "mcpgen.mjs", args: [example.entry] },
   { key: "echo", label: "echo (node:http)", script: "echo.mjs", args: [] },
+  // The limit doing 10 µs more work per request: what a little work per request costs on this stack.
+  { key: "echo-busy", label: "echo + 10 µs/req", script: "echo.mjs", args: ["--busy-us", "10"] },
   { key: "sdk-v1", label: "SDK v1", script: "sdk-v1.mjs", args: [] },
   { key: "sdk-v2", label: "SDK v2", script: "sdk-v2.mjs", args: [] },
 ].filter((peer) => wanted.includes(peer.key));
@@ -138,7 +140,7 @@ async function startPeer(peer, mode, { nodeArgs = [], extra = [] } = {}) {
 
 /** initialize + notifications/initialized; returns the session id (the echo has none and needs none). */
 async function openSession(server, peer) {
-  if (peer.key === "echo") return "echo";
+  if (peer.key.startsWith("echo")) return "echo";
   const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
   const init = await fetch(server.url, { method: "POST", headers, body: INITIALIZE });
   await init.text();

@@ -2,15 +2,18 @@
  * Peer: the limit. A bare `node:http` echo: parses the JSON-RPC body and answers a canned `tools/call` result
  * with its id, no MCP machinery and no validation. The physical limit of this machine, this HTTP stack and
  * this load generator.
- *   node echo.mjs [--mode json|sse]
+ *   node echo.mjs [--mode json|sse] [--busy-us N]
  * json  `content-type: application/json` with a Content-Length, as mcpgen answers in JSON mode
  * sse   the answer as one Server-Sent Event on a chunked `text/event-stream` response, with the headers and
  *       the `event: message\ndata: …\n\n` framing mcpgen's SSE responses have: the bare way to do what mcpgen does
+ * --busy-us N   spins N µs of CPU per request before answering: how the limit moves when a server does a
+ *               little more work per request (the `echo-busy` peer of bench/http/run.mjs)
  */
 import { createServer } from "node:http";
 import { flag, ready } from "./common.mjs";
 
 const sse = (flag("--mode") ?? "json") === "sse";
+const busyMs = Number(flag("--busy-us") ?? 0) / 1000;
 const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" };
 const RESULT = JSON.stringify({ content: [{ type: "text", text: '{"sum":5}' }], structuredContent: { sum: 5 } });
 const http = createServer((req, res) => {
@@ -23,6 +26,7 @@ const http = createServer((req, res) => {
     } catch {
       // not JSON: answer anyway
     }
+    if (busyMs > 0) for (const until = performance.now() + busyMs; performance.now() < until; );
     const body = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${RESULT}}`;
     if (sse) {
       res.writeHead(200, SSE_HEADERS);
