@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createHttpHandler, createServer } from "../../../packages/runtime/src/index.js";
 import { registry } from "../helpers/fixtures.js";
 import { assertServerMessage } from "../helpers/spec.js";
-import { ENVELOPE, until } from "../../helpers/wait.js";
+import { ENVELOPE, until, within } from "../../helpers/wait.js";
 import { initialize, messagesOf, modern, post, SseReader, start, stopAll, type Json } from "./helpers.js";
 
 afterEach(stopAll);
@@ -118,6 +118,17 @@ describe("2025 era: sessions", () => {
     expect(wrongAccept.status).toBe(406);
     await wrongAccept.text();
     await reader.cancel();
+  });
+
+  it("sends a standalone stream's headers at once when no event goes with them (no event store, no priming)", async () => {
+    const { url } = await start({ eventStore: false, keepAliveMs: 60_000 });
+    const session = await initialize(url);
+    // fetch resolves on the response headers: they must not wait for the first event or keep-alive.
+    const get = await within(fetch(url, { headers: { accept: "text/event-stream", "mcp-session-id": session, "mcp-protocol-version": V } }), {
+      what: "the standalone stream's headers",
+    });
+    expect(get.status).toBe(200);
+    await get.body?.cancel();
   });
 
   it("DELETE ends the session: its streams close, later requests get 404", async () => {
