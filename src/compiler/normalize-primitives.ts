@@ -4,6 +4,7 @@
  * schema says otherwise), the completions each one offers, and their type units.
  */
 import type { CheckedPrimitives, PromptFile, ResourceFile, TemplateFile } from "./check-primitives.js";
+import { requireAppliedDefaults } from "./defaults.js";
 import { typeName } from "./names.js";
 import type { SchemaNode, TypeUnit } from "./schema-walk.js";
 
@@ -57,7 +58,12 @@ export function normalizePrimitives(checked: CheckedPrimitives): NormalizedPrimi
     resources: checked.resources,
     templates,
     prompts,
-    typeUnits: [...templates, ...prompts].map((p) => ({ name: p.typeName, schema: p.schema })),
+    // The handler gets its values with defaults filled in (the validator applies them): those are present.
+    typeUnits: [...templates, ...prompts].map((p) => {
+      const schema = structuredClone(p.schema);
+      requireAppliedDefaults(schema);
+      return { name: p.typeName, schema };
+    }),
   };
 }
 

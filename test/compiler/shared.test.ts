@@ -153,7 +153,7 @@ describe("resource template and prompt defaults", () => {
         },
       ),
     );
-    await build({ cwd: dir, cache: false });
+    await build({ cwd: dir, cache: false, client: true });
     const load = async (name: string) => (await import(pathToFileURL(path.join(dir, "generated/validators", name)).href)) as Record<string, Validate>;
     const { variables } = await load("resources/page.gen.js");
     const vars: Record<string, unknown> = { name: "home" };
@@ -164,5 +164,13 @@ describe("resource template and prompt defaults", () => {
     expect(args!(given)).toBe(true);
     expect(given).toEqual({ who: "Ada", tone: "warm", times: 3 });
     expect(args!({ tone: "warm" })).toBe(false);
+
+    // The handlers get them filled in, so their types have them; a caller of the typed client may leave them out.
+    const types = await readFile(path.join(dir, "generated/types.gen.ts"), "utf8");
+    expect(types).toMatch(/export interface PageResourceVariables \{[^}]*\n  lang: string\n/);
+    expect(types).toMatch(/export interface GreetPromptArguments \{[^}]*\n  tone: \("warm" \| "dry"\)\n  times: number\n/);
+    const client = await readFile(path.join(dir, "generated/client.gen.ts"), "utf8");
+    expect(client).toContain('"page"(...call: Args<WithDefaults<T.PageResourceVariables, { "lang": true }>>)');
+    expect(client).toContain('"greet"(...call: Args<WithDefaults<T.GreetPromptArguments, { "tone": true, "times": true }>>)');
   });
 });

@@ -17,24 +17,29 @@ export function clientView(ir: ServerIR) {
     code(docComment(`${kind} ${JSON.stringify(item.name)}${item.wire.title ? ` (${item.wire.title})` : ""}${item.wire.description ? `: ${item.wire.description}` : "."}${extra}`, INDENT));
   return {
     tools: ir.tools.map((t) => {
-      const defaults = defaultedSpec(t.wire.inputSchema);
-      const input = `T.${ident(t.inputType)}`;
       return {
         name: t.name,
         doc: doc("Calls tool", t, t.hidden ? "\nHidden: callable, not listed." : ""),
-        inputType: code(defaults === undefined ? input : `WithDefaults<${input}, ${defaults}>`),
+        inputType: callerType(t.inputType, t.wire.inputSchema),
         outputType: t.outputType ?? false,
       };
     }),
-    prompts: ir.prompts.map((p) => ({ name: p.name, doc: doc("Gets prompt", p), argsType: p.argumentsType })),
+    prompts: ir.prompts.map((p) => ({ name: p.name, doc: doc("Gets prompt", p), argsType: callerType(p.argumentsType, p.schema) })),
     resources: ir.resources.map((r) => ({ name: r.name, doc: doc("Reads resource", r, `\nURI: ${r.wire.uri}`), uri: r.wire.uri })),
     templates: ir.templates.map((t) => ({
       name: t.name,
       doc: doc("Reads resource template", t, `\nURI template: ${t.wire.uriTemplate}`),
-      argsType: t.variablesType,
+      argsType: callerType(t.variablesType, t.schema),
       uriTemplate: t.wire.uriTemplate,
     })),
   };
+}
+
+/** What a caller passes for the handler's type `name`: the values the validator defaults stay optional. */
+function callerType(name: string, schema: SchemaNode): Code {
+  const defaults = defaultedSpec(schema);
+  const type = `T.${ident(name)}`;
+  return code(defaults === undefined ? type : `WithDefaults<${type}, ${defaults}>`);
 }
 
 /**
