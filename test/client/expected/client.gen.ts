@@ -13,8 +13,9 @@ import type * as T from "./types.gen.js";
 export type ToolResult<O = never> = [O] extends [never] ? CallToolResult : Omit<CallToolResult, "structuredContent"> & { structuredContent?: O };
 
 /**
- * A tool's input as a caller writes it: `T` with the properties the server fills in from their `default`
- * optional again (`D` marks them: `true` where the property is, an object for the properties below it).
+ * What a caller passes (a tool's input, a prompt's arguments, a template's variables): `T` with the
+ * properties the server fills in from their `default` optional again (`D` marks them: `true` where the
+ * property is, an object for the properties below it).
  */
 export type WithDefaults<T, D> = T extends readonly (infer I)[]
   ? WithDefaults<I, D>[]
