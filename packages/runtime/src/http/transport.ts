@@ -538,7 +538,7 @@ export class HttpTransport implements ExchangeHost {
     const connection = session.connection;
     const logLevel = LEVEL_NAMES[connection.logThreshold] ?? "info";
     const subscriptions = connection.services.subscriptions.urisOf(connection);
-    if (record.logLevel === logLevel && sameList(record.subscriptions ?? [], subscriptions)) return;
+    if ((record.logLevel ?? "info") === logLevel && sameList(record.subscriptions ?? [], subscriptions)) return;
     session.record = { ...record, logLevel, subscriptions };
     await Promise.all([
       store.save(session.id, session.record, this.options.sessionIdleMs).catch((error: unknown) => this.report(error)),
