@@ -17,7 +17,8 @@
  *                The same on separate never-initialized processes in the 2026-07-28 era (mcpgen and echo):
  *                the envelope in every request's `_meta`, held also against mcpgen's 2025 figures (≥ 0.95×)
  *   one CPU      mcpgen and echo with the driver pinned to CPU 0 (taskset): sequential `add` and `search`
- *                (`list_tasks` over ten seeded tasks; the echo replays mcpgen's recorded answer)
+ *                (`list_tasks` over ten seeded tasks; the echo answers with mcpgen's recorded result, serialized
+ *                on every call)
  *   100 tools    cold starts (spawn → `initialize` and `tools/list` answered; one process at a time), then
  *                sequential `tools/list` on each peer's last process, in slices taking turns
  * Server CPU is read from /proc (all threads) around each slice; the figures are medians over rounds.
@@ -265,7 +266,7 @@ async function benchAdd(order, root, { nodeArgs = [], eras = ["2025", "2026"] } 
 /**
  * Sequential `add` and `search` with the driver and the server on one CPU (taskset): no pipe round trip can
  * be hidden by the other core, so every µs either process spends is on the clock. The echo answers the search
- * with the bytes mcpgen's answer had (recorded here, after seeding the tasks).
+ * with mcpgen's result (recorded here, after seeding the tasks), serialized again on every call.
  */
 async function benchPinned(order, root) {
   let cpus; // this process's CPU list before, restored after

@@ -6,8 +6,9 @@
  *
  * A request whose `_meta` names the 2026-07-28 protocol is answered the 2026 way, as mcpgen answers it (no
  * handshake needed; `"resultType":"complete"` first and the server's name and version in the result's `_meta`), without
- * checking the rest of the envelope. Other tools are answered from `--canned` (the bytes mcpgen's own answer
- * had, recorded by the benchmark), so that the echo writes exactly what mcpgen writes.
+ * checking the rest of the envelope. Other tools are answered from `--canned` (mcpgen's own answer, recorded
+ * by the benchmark), serialized again for every call as a bare server serializes its result, so that the
+ * echo writes exactly what mcpgen writes and does the work any server answering it must do.
  *   node echo.mjs [--tools tools.json] [--canned canned.json]
  *     tools.json    `{ server, tools }`, the 100-tool list to answer with
  *     canned.json   `{ <tool name>: <serialized result> }`
@@ -16,7 +17,8 @@ import { readFileSync } from "node:fs";
 
 const option = (name) => (process.argv.includes(name) ? readFileSync(process.argv[process.argv.indexOf(name) + 1], "utf8") : undefined);
 const { server, tools } = JSON.parse(option("--tools") ?? '{"server":{"name":"bench-echo","version":"1.0.0"},"tools":[]}');
-const CANNED = JSON.parse(option("--canned") ?? "{}");
+// name → the result object (recorded serialized: parsed once here, stringified again on every call).
+const CANNED = Object.fromEntries(Object.entries(JSON.parse(option("--canned") ?? "{}")).map(([name, text]) => [name, JSON.parse(text)]));
 const INITIALIZE = `,"result":${JSON.stringify({ protocolVersion: "2025-11-25", capabilities: { tools: { listChanged: true } }, serverInfo: server })}}`;
 const LIST = `,"result":${JSON.stringify({ tools })}}`;
 const MODERN = "2026-07-28";
@@ -42,7 +44,10 @@ process.stdin.on("data", (chunk) => {
         const { a, b } = message.params.arguments;
         const output = JSON.stringify({ sum: a + b });
         members = `"content":[{"type":"text","text":${JSON.stringify(output)}}],"structuredContent":${output}`;
-      } else members = CANNED[message.params.name]?.slice(1, -1) ?? `"content":[],"isError":true`;
+      } else {
+        const result = CANNED[message.params.name];
+        members = result === undefined ? `"content":[],"isError":true` : JSON.stringify(result).slice(1, -1);
+      }
       out += modern ? `${head},"result":{"resultType":"complete",${members},${SERVER_META}}}\n` : `${head},"result":{${members}}}\n`;
     } else if (message.method === "tools/list") out += head + LIST + "\n";
     else if (message.method === "initialize") out += head + INITIALIZE + "\n";
