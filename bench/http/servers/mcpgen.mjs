@@ -12,6 +12,7 @@ import { flag, ready } from "./common.mjs";
 // What the shipped entry (`server.gen.js --http`, through the runtime's main()) sets, so that this peer runs
 // with the same V8 heap sizing as the server users start.
 setFlagsFromString("--semi-space-growth-factor=1");
+setFlagsFromString("--heap-growing-percent=50");
 
 const entry = process.argv[2];
 const { registry } = await import(pathToFileURL(path.join(path.dirname(entry), "registry.gen.js")).href);

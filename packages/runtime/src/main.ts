@@ -153,6 +153,10 @@ export async function main(registry: Registry, argv: readonly string[] = process
   // server frees within microseconds; keeping it at its initial size holds peak RSS down at no measured
   // cost in throughput (BENCHMARKS.md). The process is the server's own: main() is its entry point.
   setFlagsFromString("--semi-space-growth-factor=1");
+  // The state of calls in flight that survives a scavenge lands in the old generation, which V8 then lets
+  // grow to several times what is live before collecting it: growing it by half what is live instead holds
+  // peak RSS under pipelined load at 60 instead of 66 MiB, again at no measured cost in throughput.
+  setFlagsFromString("--heap-growing-percent=50");
 
   keepConsoleOffStdout();
   process.on("unhandledRejection", (reason) => console.error("[mcpgen] unhandled rejection in a handler:", reason));
