@@ -17,6 +17,7 @@ import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { load, postBytes } from "./http/load.mjs";
+import { median } from "./lib/stats.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SERVER = path.join(ROOT, ".tmp/runtime-fixtures/cluster/build/generated/server.gen.js");
@@ -105,7 +106,6 @@ console.log(`  stateless 2026-07-28:           ${modern.toFixed(3)}`);
 // ── 1 vs 3 instances ──
 const others = [await instance(), await instance()];
 const urls = [url, ...others.map((other) => other.url)];
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** Requests per second of CONNECTIONS connections spread over `targets` (a request builder per URL). */
 async function throughput(targets, request) {
