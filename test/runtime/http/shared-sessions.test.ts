@@ -66,7 +66,10 @@ describe("a session shared by two instances", () => {
     await bus.publish(`session:${session}`, JSON.stringify({ k: "released", tag: tagA.slice(0, -1) }));
     const caught = (await onB.next())!;
     expect([caught.id, method(caught)]).toEqual([`${tagB}_4`, "notifications/prompts/list_changed"]);
-    expect(await onB.next(200)).toBeUndefined(); // nothing twice
+    // Nothing twice: the next event is the next change, with the next id.
+    b.transport.server.listChanged("tools");
+    const marker = (await onB.next())!;
+    expect([marker.id, method(marker)]).toEqual([`${tagB}_5`, "notifications/tools/list_changed"]);
     await onB.cancel();
   });
 
