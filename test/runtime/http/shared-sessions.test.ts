@@ -6,7 +6,7 @@
  * across processes on a real Redis.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { InMemoryEventStore, InMemorySessionStore, LocalBus } from "../../../packages/runtime/src/index.js";
+import { InMemoryEventStore, InMemorySessionStore, LocalBus, type Bus } from "../../../packages/runtime/src/index.js";
 import { until } from "../../helpers/wait.js";
 import { initialize, messagesOf, post, SseReader, start, stopAll, type Json } from "./helpers.js";
 
@@ -14,9 +14,35 @@ afterEach(stopAll);
 
 const V = "2025-11-25";
 
+/** A bus whose deliveries the test can hold back and then let through, in publishing order. */
+class GatedBus implements Bus {
+  readonly #inner = new LocalBus();
+  #held: [string, string][] | undefined;
+
+  hold(): void {
+    this.#held = [];
+  }
+
+  async flush(): Promise<void> {
+    const held = this.#held ?? [];
+    this.#held = undefined;
+    for (const [channel, message] of held) await this.#inner.publish(channel, message);
+  }
+
+  publish(channel: string, message: string): Promise<void> {
+    if (!this.#held) return this.#inner.publish(channel, message);
+    this.#held.push([channel, message]);
+    return Promise.resolve();
+  }
+
+  subscribe(channel: string, onMessage: (message: string) => void) {
+    return this.#inner.subscribe(channel, onMessage);
+  }
+}
+
 /** Two instances sharing their state; `b` may take options of its own. */
 async function pair(bOptions: { maxSessions?: number } = {}) {
-  const shared = { sessionStore: new InMemorySessionStore(), eventStore: new InMemoryEventStore(), bus: new LocalBus() };
+  const shared = { sessionStore: new InMemorySessionStore(), eventStore: new InMemoryEventStore(), bus: new GatedBus() };
   const server = { bus: shared.bus };
   const a = await start({ ...shared, server });
   const b = await start({ ...shared, server, ...bOptions });
@@ -70,6 +96,38 @@ describe("a session shared by two instances", () => {
     b.transport.server.listChanged("tools");
     const marker = (await onB.next())!;
     expect([marker.id, method(marker)]).toEqual([`${tagB}_5`, "notifications/tools/list_changed"]);
+    await onB.cancel();
+  });
+
+  it("writes a change published just before the takeover once: the old holder writes it, the new one leaves it", async () => {
+    const { a, b, bus, eventStore } = await pair();
+    const session = await initialize(a.url, V);
+    const headers = { "mcp-session-id": session, "mcp-protocol-version": V, accept: "text/event-stream" };
+    const onA = new SseReader((await fetch(a.url, { headers })).body as ReadableStream<Uint8Array>);
+    const primed = (await onA.next())!.id!;
+    const tagA = primed.slice(0, primed.indexOf("_"));
+    await onA.cancel();
+    await until(() => a.stats.streams === 0, { what: "A's stream closed" });
+
+    // A change is published, then B takes the stream over and claims it; the bus delivers both only now, in
+    // that order, as Redis would to every instance: B must not write the change A writes.
+    bus.hold();
+    a.transport.server.listChanged("tools");
+    const onB = new SseReader((await fetch(b.url, { headers: { ...headers, "last-event-id": `${tagA}_0` } })).body as ReadableStream<Uint8Array>);
+    const priming = (await onB.next())!;
+    const tagB = priming.id!.slice(0, priming.id!.indexOf("_"));
+    expect(method(priming)).toBe("priming");
+    await bus.flush();
+    // What the delivery set off (A's release, B's catch-up) is promise work: it is all done by the next turn.
+    await new Promise((resolve) => setImmediate(resolve));
+    b.transport.server.listChanged("tools"); // a marker: the next change
+    const events = [(await onB.next())!, (await onB.next())!];
+    // The held change once (whoever wrote it), then the marker: nothing twice, on the wire or in the store.
+    expect(events.map((event) => [event.id, method(event)])).toEqual([
+      [`${tagB}_1`, "notifications/tools/list_changed"],
+      [`${tagB}_2`, "notifications/tools/list_changed"],
+    ]);
+    expect(eventStore.replay(session, `${tagB}_0`)?.events.map((event) => event.id)).toEqual([`${tagB}_1`, `${tagB}_2`]);
     await onB.cancel();
   });
 

@@ -102,7 +102,8 @@ export class InMemoryEventStore implements EventStore {
     const streamId = streamOfEventId(lastEventId);
     if (streamId === undefined) return undefined;
     const list = this.sessions.get(sessionId)?.get(streamId);
-    if (!list) return undefined;
+    // Nothing kept of the stream: nothing was lost after a priming id that names no event yet (`<stream>_0`).
+    if (!list) return lastEventId === `${streamId}_0` ? { streamId, events: [] } : undefined;
     const at = list.findIndex((entry) => entry.id === lastEventId);
     if (at === -1) {
       // The event itself may be a priming event (never stored) or already forgotten: replay everything kept

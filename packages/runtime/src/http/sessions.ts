@@ -42,6 +42,12 @@ export interface HttpSession {
    * last; see `SessionSync`). The others hand their messages to it over the bus.
    */
   holder: boolean;
+  /**
+   * This copy has claimed the stream and not yet heard its own claim back on the bus. Messages that every
+   * copy hears (change notifications, messages handed over) and that reach it before then were published
+   * before the claim, so the previous holder writes them: this copy leaves them alone.
+   */
+  claimPending: boolean;
   /** Shared sessions: what the store holds of the session (kept current as this copy changes it). */
   record: SessionRecord | undefined;
   /** Shared sessions: the stream of another copy this copy's standalone stream continues, and the last event copied from it. */
@@ -59,6 +65,8 @@ export interface HttpSession {
   readonly running: Set<SessionExchange>;
   nextStream: number;
   closed: boolean;
+  /** Settles once this copy hears its session's bus channel (shared sessions only). */
+  attached: Promise<unknown>;
   /** Stops hearing what other instances forward to this session (shared sessions only). */
   detach: (() => Promise<void>) | undefined;
 }
@@ -91,6 +99,7 @@ export class SessionTable {
       standalone: undefined,
       standaloneSeq: 0,
       holder: false,
+      claimPending: false,
       record,
       adopted: undefined,
       lastAppend: Promise.resolve(),
@@ -99,6 +108,7 @@ export class SessionTable {
       running: new Set(),
       nextStream: 1,
       closed: false,
+      attached: Promise.resolve(),
       detach: undefined,
     };
     this.#sessions.set(session.id, session);

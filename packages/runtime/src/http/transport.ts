@@ -206,7 +206,19 @@ export class HttpTransport implements ExchangeHost {
 
   opened(session: HttpSession): void {
     session.holder = true;
-    if (this.#shared) this.#tell(session, { k: "claim", tag: session.tag });
+    const bus = this.#shared;
+    if (!bus) return;
+    session.claimPending = true;
+    // Published once this copy hears the channel, so that the claim comes back to it.
+    session.attached
+      .then((listening) => {
+        if (!listening) throw new Error(`session ${session.id} does not hear its bus channel: its standalone stream is not announced to the other instances`);
+        return bus.publish(sessionChannel(session.id), JSON.stringify({ k: "claim", tag: session.tag } satisfies SessionMessage));
+      })
+      .catch((error: unknown) => {
+        this.report(error);
+        session.claimPending = false; // no echo will come: write what arrives from now on
+      });
   }
 
   report(error: unknown): void {
@@ -473,6 +485,7 @@ export class HttpTransport implements ExchangeHost {
         if (!session.closed) this.#heard(session, JSON.parse(text) as SessionMessage);
       })
       .catch((error: unknown) => (this.report(error), undefined));
+    session.attached = subscribed;
     session.detach = async () => (await subscribed)?.();
   }
 
@@ -482,8 +495,11 @@ export class HttpTransport implements ExchangeHost {
    * resume finds them in the event store; the others hand it their messages (`send`) and leave change
    * notifications, which every instance hears, to it. A copy that opens the stream claims it; the old
    * holder ends its stream, and says once its last event is stored (`released`), so that the new holder
-   * re-sends what it wrote after the client's `Last-Event-ID` was read. Log level and resource
-   * subscriptions are kept in the record and in every copy (`state`).
+   * re-sends what it wrote after the client's `Last-Event-ID` was read. The bus delivers to every instance
+   * in one order, so a message every copy hears went to the old holder if it came before the claim and to
+   * the new one if after: the new holder takes only what reaches it after its own claim has come back
+   * (`claimPending`), and each event is written once. Log level and resource subscriptions are kept in the
+   * record and in every copy (`state`).
    */
   #heard(session: HttpSession, message: SessionMessage): void {
     switch (message.k) {
@@ -491,10 +507,11 @@ export class HttpTransport implements ExchangeHost {
         session.connection.handle(message.message, NO_SINK);
         return;
       case "send":
-        if (session.holder) void this.#standalone.send(session, message.line);
+        if (writesShared(session)) void this.#standalone.send(session, message.line);
         return;
       case "claim":
-        if (message.tag !== session.tag && session.holder) void this.#release(session);
+        if (message.tag === session.tag) session.claimPending = false;
+        else if (session.holder) void this.#release(session);
         return;
       case "released": {
         const store = this.options.eventStore;
@@ -516,7 +533,7 @@ export class HttpTransport implements ExchangeHost {
     if (!this.#shared) return { send: (line) => this.#standalone.send(session(), line) };
     return {
       send: (line) => (session().holder ? this.#standalone.send(session(), line) : this.#tell(session(), { k: "send", line })),
-      fanout: (line) => void (session().holder && this.#standalone.send(session(), line)),
+      fanout: (line) => void (writesShared(session()) && this.#standalone.send(session(), line)),
     };
   }
 
@@ -643,6 +660,11 @@ export class HttpTransport implements ExchangeHost {
     // With a shared store the session may be active on another instance: it expires there by its TTL.
     for (const session of this.#sessions.sweep(this.now())) void this.#closeSession(session, !this.options.sessionStore);
   }
+}
+
+/** Whether this copy writes what every copy of `session` hears (see `#heard`). */
+function writesShared(session: HttpSession): boolean {
+  return session.holder && !session.claimPending;
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
