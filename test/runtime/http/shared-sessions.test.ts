@@ -7,6 +7,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { InMemoryEventStore, InMemorySessionStore, LocalBus, type Bus } from "../../../packages/runtime/src/index.js";
+import { streamOfEventId } from "../../../packages/runtime/src/http/event-store.js";
 import { until } from "../../helpers/wait.js";
 import { initialize, messagesOf, post, SseReader, start, stopAll, type Json } from "./helpers.js";
 
@@ -50,16 +51,22 @@ async function pair(bOptions: { maxSessions?: number } = {}) {
 }
 
 const method = (event: { data: string }) => (event.data === "" ? "priming" : ((JSON.parse(event.data) as Json).method as string));
+const streamOf = (event: { id?: string }) => streamOfEventId(event.id!)!;
+
+/** A session initialized on `a`, its standalone stream open there: the stream, its id (from the priming event), the headers. */
+async function streamOnA(a: { url: string }) {
+  const session = await initialize(a.url, V);
+  const headers = { "mcp-session-id": session, "mcp-protocol-version": V, accept: "text/event-stream" };
+  const onA = new SseReader((await fetch(a.url, { headers })).body as ReadableStream<Uint8Array>);
+  const primed = (await onA.next())!;
+  return { session, headers, onA, primed: primed.id!, tagA: streamOf(primed) };
+}
 
 describe("a session shared by two instances", () => {
   it("resumes on B a standalone stream cut on A, re-sending what A kept under B's ids, and carries on there once", async () => {
     const { a, b, eventStore, bus } = await pair();
-    const session = await initialize(a.url, V);
-    const headers = { "mcp-session-id": session, "mcp-protocol-version": V, accept: "text/event-stream" };
-    const onA = new SseReader((await fetch(a.url, { headers })).body as ReadableStream<Uint8Array>);
-    const primed = (await onA.next())!.id!;
+    const { session, headers, onA, primed, tagA } = await streamOnA(a);
     expect(primed).toMatch(/^[0-9a-f]{8}\.0_0$/); // A's copy tags its stream ids: no other copy reuses them
-    const tagA = primed.slice(0, primed.indexOf("_")); // A's standalone stream id
     a.transport.server.listChanged("tools");
     const first = (await onA.next())!;
     expect([first.id, method(first)]).toEqual([`${tagA}_1`, "notifications/tools/list_changed"]);
@@ -73,7 +80,7 @@ describe("a session shared by two instances", () => {
 
     const onB = new SseReader((await fetch(b.url, { headers: { ...headers, "last-event-id": first.id! } })).body as ReadableStream<Uint8Array>);
     const resumed = [(await onB.next())!, (await onB.next())!, (await onB.next())!];
-    const tagB = resumed[0]!.id!.slice(0, resumed[0]!.id!.indexOf("_"));
+    const tagB = streamOf(resumed[0]!);
     expect(tagB).not.toBe(tagA);
     expect(resumed.map((event) => [event.id, method(event)])).toEqual([
       [`${tagB}_0`, "priming"],
@@ -101,11 +108,7 @@ describe("a session shared by two instances", () => {
 
   it("writes a change published just before the takeover once: the old holder writes it, the new one leaves it", async () => {
     const { a, b, bus, eventStore } = await pair();
-    const session = await initialize(a.url, V);
-    const headers = { "mcp-session-id": session, "mcp-protocol-version": V, accept: "text/event-stream" };
-    const onA = new SseReader((await fetch(a.url, { headers })).body as ReadableStream<Uint8Array>);
-    const primed = (await onA.next())!.id!;
-    const tagA = primed.slice(0, primed.indexOf("_"));
+    const { session, headers, onA, tagA } = await streamOnA(a);
     await onA.cancel();
     await until(() => a.stats.streams === 0, { what: "A's stream closed" });
 
@@ -115,7 +118,7 @@ describe("a session shared by two instances", () => {
     a.transport.server.listChanged("tools");
     const onB = new SseReader((await fetch(b.url, { headers: { ...headers, "last-event-id": `${tagA}_0` } })).body as ReadableStream<Uint8Array>);
     const priming = (await onB.next())!;
-    const tagB = priming.id!.slice(0, priming.id!.indexOf("_"));
+    const tagB = streamOf(priming);
     expect(method(priming)).toBe("priming");
     await bus.flush();
     // What the delivery set off (A's release, B's catch-up) is promise work: it is all done by the next turn.
