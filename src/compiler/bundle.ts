@@ -6,6 +6,7 @@
  */
 import type { Dialect } from "./ajv.js";
 import { compare, pointerGet, pointerJoin, pointerParse, type Diagnostic } from "./diagnostics.js";
+import { uniqueName } from "./names.js";
 import { isSchemaNode, walkSchema, type SchemaNode } from "./schema-walk.js";
 
 /** Where a `$ref` points: a document (the tool's own schema, or a defs file) and a pointer in it. */
@@ -37,6 +38,14 @@ export interface BundleContext {
 
 const RECURSION_NOTE =
   "recursive $ref: the schema refers to itself, which JSON Schema allows, but some clients (e.g. Mastra 0.14) drop tools with recursive schemas without a word";
+
+/** Where a dialect keeps its definitions. */
+export const container = (dialect: Dialect) => (dialect === "draft-07" ? "definitions" : "$defs");
+
+/** The path of a definition inside its file, its containers left out (`/$defs/task/$defs/id` → `task`, `id`). */
+export function definitionPath(pointer: string): string[] {
+  return pointerParse(pointer).filter((s, i, all) => !((s === "$defs" || s === "definitions") && i < all.length - 1));
+}
 
 /** What may stand beside a root `$ref` for the root to be the definition it refers to. */
 const ROOT_ANNOTATIONS = new Set(["title", "description", "$comment", "$schema", "examples"]);
@@ -72,7 +81,7 @@ export interface Origin {
  */
 export function bundle(root: Root, dialect: Dialect, which: "input" | "output", ctx: BundleContext, origins?: Record<string, Origin>): SchemaNode | undefined {
   if (typeof root.schema === "boolean") return root.schema ? {} : { not: {} };
-  const container = dialect === "draft-07" ? "definitions" : "$defs";
+  const defsKey = container(dialect);
   const before = ctx.diagnostics.length;
   const definitions = new Map<string, Definition>();
   const refs: RefSite[] = [];
@@ -141,14 +150,14 @@ export function bundle(root: Root, dialect: Dialect, which: "input" | "output", 
   if (ctx.diagnostics.length !== before) return undefined;
 
   nameDefinitions([...definitions.values()], which, (doc) => ctx.docRoot(doc).file);
-  for (const ref of refs) ref.node.$ref = `#/${container}/${definitions.get(ref.target)!.name}`;
+  for (const ref of refs) ref.node.$ref = `#/${defsKey}/${definitions.get(ref.target)!.name}`;
   if (origins)
     for (const d of definitions.values())
       if (!d.target.doc.startsWith("tool:")) origins[d.name] = { file: ctx.docRoot(d.target.doc).file, pointer: d.target.pointer };
   noteRecursion(refs, ctx.diagnostics);
   if (definitions.size) {
     const sorted = [...definitions.values()].sort((a, b) => compare(a.name, b.name));
-    wire[container] = Object.fromEntries(sorted.map((d) => [d.name, d.copy]));
+    wire[defsKey] = Object.fromEntries(sorted.map((d) => [d.name, d.copy]));
   }
   return wire;
 }
@@ -163,7 +172,7 @@ export function bundle(root: Root, dialect: Dialect, which: "input" | "output", 
 function nameDefinitions(list: Definition[], which: "input" | "output", fileOf: (doc: string) => string): void {
   const own = (d: Definition) => d.target.doc.startsWith("tool:");
   const preferred = (d: Definition) => {
-    const path = pointerParse(d.target.pointer).filter((s, i, all) => !((s === "$defs" || s === "definitions") && i < all.length - 1));
+    const path = definitionPath(d.target.pointer);
     const stem = own(d) ? (path.length ? "" : which) : fileStem(fileOf(d.target.doc));
     const name = [stem, ...path].filter(Boolean).join("_").replace(/[^A-Za-z0-9_.-]/g, "_");
     return name || "def";
@@ -172,12 +181,7 @@ function nameDefinitions(list: Definition[], which: "input" | "output", fileOf: 
     (a, b) => Number(own(b)) - Number(own(a)) || compare(fileOf(a.target.doc), fileOf(b.target.doc)) || compare(a.target.pointer, b.target.pointer),
   );
   const taken = new Set<string>();
-  for (const d of ordered) {
-    const base = preferred(d);
-    let name = base;
-    for (let i = 2; taken.has(name); i++) name = `${base}_${i}`;
-    taken.add((d.name = name));
-  }
+  for (const d of ordered) d.name = uniqueName(preferred(d), taken);
 }
 
 /** Notes every `$ref` whose target leads back to the definition holding it (or to the root). */

@@ -20,6 +20,20 @@ export function typeName(name: string): string {
   return RESERVED.has(safe) ? safe + "_" : safe;
 }
 
+/** A JavaScript identifier made of `name`: other characters become `_`, a leading digit and a reserved word get one. */
+export function identifier(name: string): string {
+  const id = name.replace(/[^A-Za-z0-9_]/g, "_").replace(/^(?=[0-9])/, "_") || "_";
+  return RESERVED.has(id) ? `${id}_` : id;
+}
+
+/** `base`, or `base_2`, `base_3`, ... : the first one not in `taken`, which it joins. */
+export function uniqueName(base: string, taken: Set<string>): string {
+  let name = base;
+  for (let i = 2; taken.has(name); i++) name = `${base}_${i}`;
+  taken.add(name);
+  return name;
+}
+
 /** A valid identifier, or an error: the last line of defence before a template prints it. */
 export function ident(name: string): string {
   if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) || RESERVED.has(name)) throw new Error(`not a safe identifier: ${JSON.stringify(name)}`);

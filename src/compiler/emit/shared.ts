@@ -16,12 +16,12 @@
  *   stays inlined.
  * Each export is emitted only if some tool (or another shared definition) calls it.
  */
-import type { Origin } from "../bundle.js";
-import { fileStem } from "../bundle.js";
+import { container, definitionPath, fileStem, type Origin } from "../bundle.js";
 import { CALL_KEYWORD, type Dialect } from "../ajv.js";
 import { appliedWalk, withoutDefaults } from "../defaults.js";
-import { compare, pointerJoin, pointerParse } from "../diagnostics.js";
+import { compare, pointerJoin } from "../diagnostics.js";
 import type { ToolIR } from "../ir.js";
+import { identifier, uniqueName } from "../names.js";
 import { isSchemaNode, walkSchema, type SchemaNode } from "../schema-walk.js";
 
 /** Per schema of a tool (`input`, `output`): the pointer of each `$ref` node that becomes a call → its target. */
@@ -48,8 +48,6 @@ export interface SharedPlan {
 
 /** Keywords whose meaning crosses a `$ref` in a way a call would not carry. */
 const NOT_ACROSS_CALLS = ["unevaluatedProperties", "unevaluatedItems", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor"];
-
-export const container = (dialect: Dialect) => (dialect === "draft-07" ? "definitions" : "$defs");
 
 /** A definition as every tool has it: its copy, with each `$ref` to another definition as that one's key. */
 interface Canonical {
@@ -117,11 +115,7 @@ export function planShared(tools: ToolIR[]): SharedPlan {
   const takenModules = new Set<string>();
   for (const f of files) {
     const [file, dialect] = f.split("\u0000") as [string, Dialect];
-    const stem = identifier(fileStem(file)) + (dialect === "draft-07" ? "_draft07" : "");
-    let name = stem;
-    for (let i = 2; takenModules.has(name); i++) name = `${stem}_${i}`;
-    takenModules.add(name);
-    moduleOf.set(f, name);
+    moduleOf.set(f, uniqueName(identifier(fileStem(file)) + (dialect === "draft-07" ? "_draft07" : ""), takenModules));
   }
   const fileKey = (d: Canonical) => `${d.origin.file}\u0000${d.dialect}`;
   const localNames = new Map<string, string>();
@@ -133,12 +127,8 @@ export function planShared(tools: ToolIR[]): SharedPlan {
   for (const list of byModule.values()) {
     const taken = new Set<string>();
     for (const def of list) {
-      const path = pointerParse(def.origin.pointer).filter((s, i, all) => !((s === "$defs" || s === "definitions") && i < all.length - 1));
-      const base = identifier(path.length ? path.join("_") : fileStem(def.origin.file));
-      let name = base;
-      for (let i = 2; taken.has(name); i++) name = `${base}_${i}`;
-      taken.add(name);
-      localNames.set(keyOf(def.dialect, def.origin), name);
+      const path = definitionPath(def.origin.pointer);
+      localNames.set(keyOf(def.dialect, def.origin), uniqueName(identifier(path.length ? path.join("_") : fileStem(def.origin.file)), taken));
     }
   }
   const variantOf = (key: string, variant: "plain" | "defaults") => (variant === "defaults" && reachesDefault(key) ? "defaults" : "plain");
@@ -320,16 +310,4 @@ function sharedSites(
   if (rootVariant) share("", "", rootVariant);
   else visit(top, "");
   return Object.keys(sites).length ? { sites, definitions } : undefined;
-}
-
-const RESERVED = new Set(
-  ("break case catch class const continue debugger default delete do else enum export extends false finally for function if import in " +
-    "instanceof new null return super switch this throw true try typeof var void while with yield let static implements interface package " +
-    "private protected public await arguments eval undefined NaN Infinity").split(" "),
-);
-
-/** A JavaScript identifier for a name: other characters become `_`, and a reserved word gets a `_`. */
-function identifier(name: string): string {
-  const id = name.replace(/[^A-Za-z0-9_]/g, "_").replace(/^(?=[0-9])/, "_") || "_";
-  return RESERVED.has(id) ? `${id}_` : id;
 }

@@ -13,7 +13,8 @@ import type { ToolIR } from "../ir.js";
 import { walkSchema, type SchemaNode } from "../schema-walk.js";
 import { OBJECT_LITERAL_PROTO } from "../names.js";
 import { hasAppliedDefaults, onlyAppliedDefaults, withoutDefaults } from "../defaults.js";
-import { container, type Calls, type SharedRequest } from "./shared.js";
+import { container } from "../bundle.js";
+import type { Calls, SharedRequest } from "./shared.js";
 
 // ajv's standalone module is CommonJS: its default export arrives wrapped under plain Node ESM.
 type StandaloneCode = (ajv: unknown, refs: Record<string, string>) => string;
@@ -337,6 +338,7 @@ export function toEsm(code: string): ValidatorModule {
       return bind(name, VALIDATOR_HELPERS, "runtime") + (property === ".default" ? "" : (property ?? ""));
     });
   if (/\brequire\s*\(/.test(body)) throw new Error("ajv standalone output still calls require()");
-  const imports = [...bindings.values()].sort((a, b) => Number(a.specifier === VALIDATOR_HELPERS) - Number(b.specifier === VALIDATOR_HELPERS) || 0);
+  // The runtime's helpers first, then the shared definitions, each in the order of first use.
+  const imports = [...bindings.values()];
   return { imports: [...imports.filter((i) => i.specifier === VALIDATOR_HELPERS), ...imports.filter((i) => i.specifier !== VALIDATOR_HELPERS)], body };
 }
