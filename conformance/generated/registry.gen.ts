@@ -4,8 +4,9 @@ import type { Registry, ToolEntry, WireTool, PromptEntry, ResourceEntry, Resourc
 import type * as H from "./handlers.gen.js";
 
 // Each entry's metadata exactly as its list sends it; the listed tools, in this order, are `tools/list`.
+// JSON text: a server reads every entry at start-up, and V8 reads JSON faster than object literals.
 
-const toolConfirmDelete: WireTool = {
+const toolConfirmDelete: WireTool = JSON.parse(String.raw`{
   "name": "confirm_delete",
   "description": "Tasks extension: asks the user to confirm deleting a file, then answers.",
   "inputSchema": {
@@ -15,16 +16,16 @@ const toolConfirmDelete: WireTool = {
     "additionalProperties": false
   },
   "execution": {"taskSupport": "optional"}
-};
+}`);
 
-const toolFailingJob: WireTool = {
+const toolFailingJob: WireTool = JSON.parse(String.raw`{
   "name": "failing_job",
   "description": "Tasks extension: runs only as a task and ends with a tool error after about a second.",
   "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false},
   "execution": {"taskSupport": "required"}
-};
+}`);
 
-const toolGreet: WireTool = {
+const toolGreet: WireTool = JSON.parse(String.raw`{
   "name": "greet",
   "description": "Tasks extension: a tool that never runs as a task; greets by name.",
   "inputSchema": {
@@ -33,9 +34,9 @@ const toolGreet: WireTool = {
     "required": ["name"],
     "additionalProperties": false
   }
-};
+}`);
 
-const toolJsonSchema202012Tool: WireTool = {
+const toolJsonSchema202012Tool: WireTool = JSON.parse(String.raw`{
   "name": "json_schema_2020_12_tool",
   "description": "Tool with JSON Schema 2020-12 features",
   "inputSchema": {
@@ -64,25 +65,25 @@ const toolJsonSchema202012Tool: WireTool = {
       "address": {"type": "object", "properties": {"street": {"type": "string"}, "city": {"type": "string"}}}
     }
   }
-};
+}`);
 
-const toolMultiInput: WireTool = {
+const toolMultiInput: WireTool = JSON.parse(String.raw`{
   "name": "multi_input",
   "description": "Tasks extension: asks two questions at once.",
   "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false},
   "execution": {"taskSupport": "optional"}
-};
+}`);
 
-const toolProtocolErrorJob: WireTool = {
+const toolProtocolErrorJob: WireTool = JSON.parse(String.raw`{
   "name": "protocol_error_job",
   "description": "Tasks extension: crashes while running as a task, which fails the task.",
   "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false},
   "execution": {"taskSupport": "optional"}
-};
+}`);
 
-const toolSlowCompute: WireTool = {
+const toolSlowCompute: WireTool = JSON.parse(String.raw`{
   "name": "slow_compute",
-  "description": "Tasks extension: sleeps for `seconds`, then answers; runs as a task when the client supports tasks.",
+  "description": "Tasks extension: sleeps for \u0060seconds\u0060, then answers; runs as a task when the client supports tasks.",
   "inputSchema": {
     "type": "object",
     "properties": {"seconds": {"type": "number", "minimum": 0}, "label": {"type": "string"}},
@@ -90,15 +91,15 @@ const toolSlowCompute: WireTool = {
     "additionalProperties": false
   },
   "execution": {"taskSupport": "optional"}
-};
+}`);
 
-const toolTestAudioContent: WireTool = {
+const toolTestAudioContent: WireTool = JSON.parse(String.raw`{
   "name": "test_audio_content",
   "description": "Returns a tiny WAV file.",
   "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
-};
+}`);
 
-const toolTestCustomHeaders: WireTool = {
+const toolTestCustomHeaders: WireTool = JSON.parse(String.raw`{
   "name": "test_custom_headers",
   "description": "Echoes a region mirrored into the Mcp-Param-Region header (x-mcp-header).",
   "inputSchema": {
@@ -110,9 +111,9 @@ const toolTestCustomHeaders: WireTool = {
     "required": ["region"],
     "additionalProperties": false
   }
-};
+}`);
 
-const toolTestElicitation: WireTool = {
+const toolTestElicitation: WireTool = JSON.parse(String.raw`{
   "name": "test_elicitation",
   "description": "Asks the user for a username and an email.",
   "inputSchema": {
@@ -121,111 +122,111 @@ const toolTestElicitation: WireTool = {
     "required": ["message"],
     "additionalProperties": false
   }
-};
+}`);
 
-const toolTestElicitationSep1034Defaults: WireTool = {
+const toolTestElicitationSep1034Defaults: WireTool = JSON.parse(String.raw`{
   "name": "test_elicitation_sep1034_defaults",
   "description": "Elicits a form whose fields all have defaults (SEP-1034).",
   "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
-};
+}`);
 
-const toolTestElicitationSep1330Enums: WireTool = {
+const toolTestElicitationSep1330Enums: WireTool = JSON.parse(String.raw`{
   "name": "test_elicitation_sep1330_enums",
   "description": "Elicits a form with every enum variant (SEP-1330).",
   "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
-};
+}`);
 
-const toolTestEmbeddedResource: WireTool = {
+const toolTestEmbeddedResource: WireTool = JSON.parse(String.raw`{
   "name": "test_embedded_resource",
   "description": "Returns an embedded text resource.",
   "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
-};
+}`);
 
-const toolTestErrorHandling: WireTool = {
+const toolTestErrorHandling: WireTool = JSON.parse(String.raw`{
   "name": "test_error_handling",
   "description": "Always fails with a tool error.",
   "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
-};
+}`);
 
-const toolTestImageContent: WireTool = {
+const toolTestImageContent: WireTool = JSON.parse(String.raw`{
   "name": "test_image_content",
   "description": "Returns a 1x1 red PNG.",
   "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
-};
+}`);
 
-const toolTestInputRequiredResultCapabilities: WireTool = {
+const toolTestInputRequiredResultCapabilities: WireTool = JSON.parse(String.raw`{
   "name": "test_input_required_result_capabilities",
   "description": "2026: asks only for what the client declared.",
   "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
-};
+}`);
 
-const toolTestInputRequiredResultElicitation: WireTool = {
+const toolTestInputRequiredResultElicitation: WireTool = JSON.parse(String.raw`{
   "name": "test_input_required_result_elicitation",
   "description": "2026: asks the user's name through an input_required round.",
   "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
-};
+}`);
 
-const toolTestInputRequiredResultListRoots: WireTool = {
+const toolTestInputRequiredResultListRoots: WireTool = JSON.parse(String.raw`{
   "name": "test_input_required_result_list_roots",
   "description": "2026: asks for the client's roots through an input_required round.",
   "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
-};
+}`);
 
-const toolTestInputRequiredResultMultiRound: WireTool = {
+const toolTestInputRequiredResultMultiRound: WireTool = JSON.parse(String.raw`{
   "name": "test_input_required_result_multi_round",
   "description": "2026: asks in two rounds.",
   "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
-};
+}`);
 
-const toolTestInputRequiredResultMultipleInputs: WireTool = {
+const toolTestInputRequiredResultMultipleInputs: WireTool = JSON.parse(String.raw`{
   "name": "test_input_required_result_multiple_inputs",
   "description": "2026: asks for a name, a greeting and the roots in one round.",
   "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
-};
+}`);
 
-const toolTestInputRequiredResultRequestState: WireTool = {
+const toolTestInputRequiredResultRequestState: WireTool = JSON.parse(String.raw`{
   "name": "test_input_required_result_request_state",
   "description": "2026: round-trips a sealed requestState.",
   "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
-};
+}`);
 
-const toolTestInputRequiredResultSampling: WireTool = {
+const toolTestInputRequiredResultSampling: WireTool = JSON.parse(String.raw`{
   "name": "test_input_required_result_sampling",
   "description": "2026: asks the model through an input_required round.",
   "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
-};
+}`);
 
-const toolTestInputRequiredResultTamperedState: WireTool = {
+const toolTestInputRequiredResultTamperedState: WireTool = JSON.parse(String.raw`{
   "name": "test_input_required_result_tampered_state",
   "description": "2026: rejects a tampered requestState.",
   "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
-};
+}`);
 
-const toolTestLoggingTool: WireTool = {
+const toolTestLoggingTool: WireTool = JSON.parse(String.raw`{
   "name": "test_logging_tool",
   "description": "Logs at every level; the 2026 era sends nothing unless the request set a log level.",
   "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
-};
+}`);
 
-const toolTestMissingCapability: WireTool = {
+const toolTestMissingCapability: WireTool = JSON.parse(String.raw`{
   "name": "test_missing_capability",
   "description": "Needs sampling; refuses clients that did not declare it.",
   "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
-};
+}`);
 
-const toolTestMultipleContentTypes: WireTool = {
+const toolTestMultipleContentTypes: WireTool = JSON.parse(String.raw`{
   "name": "test_multiple_content_types",
   "description": "Returns text, an image and an embedded resource.",
   "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
-};
+}`);
 
-const toolTestReconnection: WireTool = {
+const toolTestReconnection: WireTool = JSON.parse(String.raw`{
   "name": "test_reconnection",
   "description": "Reports progress over a while, so that its SSE stream can be resumed.",
   "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
-};
+}`);
 
-const toolTestSampling: WireTool = {
+const toolTestSampling: WireTool = JSON.parse(String.raw`{
   "name": "test_sampling",
   "description": "Asks the client's model to answer a prompt.",
   "inputSchema": {
@@ -234,111 +235,111 @@ const toolTestSampling: WireTool = {
     "required": ["prompt"],
     "additionalProperties": false
   }
-};
+}`);
 
-const toolTestSimpleText: WireTool = {
+const toolTestSimpleText: WireTool = JSON.parse(String.raw`{
   "name": "test_simple_text",
   "description": "Returns a simple text response.",
   "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
-};
+}`);
 
-const toolTestStreamingElicitation: WireTool = {
+const toolTestStreamingElicitation: WireTool = JSON.parse(String.raw`{
   "name": "test_streaming_elicitation",
   "description": "2026: elicits mid-call; the answer must come as an input_required round, never as a request on the stream.",
   "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
-};
+}`);
 
-const toolTestToolWithLogging: WireTool = {
+const toolTestToolWithLogging: WireTool = JSON.parse(String.raw`{
   "name": "test_tool_with_logging",
   "description": "Sends three info log messages while it runs.",
   "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
-};
+}`);
 
-const toolTestToolWithProgress: WireTool = {
+const toolTestToolWithProgress: WireTool = JSON.parse(String.raw`{
   "name": "test_tool_with_progress",
   "description": "Reports progress 0, 50 and 100 of 100.",
   "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
-};
+}`);
 
-const toolTestToolWithTask: WireTool = {
+const toolTestToolWithTask: WireTool = JSON.parse(String.raw`{
   "name": "test_tool_with_task",
   "description": "Tasks extension: asks the user's name before it becomes a task, then greets them from the task.",
   "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false},
   "execution": {"taskSupport": "required"}
-};
+}`);
 
-const toolTestTriggerPromptChange: WireTool = {
+const toolTestTriggerPromptChange: WireTool = JSON.parse(String.raw`{
   "name": "test_trigger_prompt_change",
   "description": "Diagnostic hook of the conformance suite: announces that the prompt list changed (notifications/prompts/list_changed) to every listening client.",
   "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
-};
+}`);
 
-const toolTestTriggerToolChange: WireTool = {
+const toolTestTriggerToolChange: WireTool = JSON.parse(String.raw`{
   "name": "test_trigger_tool_change",
   "description": "Diagnostic hook of the conformance suite: announces that the tool list changed (notifications/tools/list_changed) to every listening client.",
   "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
-};
+}`);
 
-const resourceStaticBinary: WireResource = {
+const resourceStaticBinary: WireResource = JSON.parse(String.raw`{
   "uri": "test://static-binary",
   "name": "static_binary",
   "title": "Static binary",
   "description": "A 1x1 red PNG written into its schema file, base64 (resources-read-binary).",
   "mimeType": "image/png",
   "size": 70
-};
+}`);
 
-const resourceStaticText: WireResource = {
+const resourceStaticText: WireResource = JSON.parse(String.raw`{
   "uri": "test://static-text",
   "name": "static_text",
   "title": "Static text",
   "description": "A text resource written into its schema file (resources-read-text).",
   "mimeType": "text/plain",
   "size": 48
-};
+}`);
 
-const resourceWatchedResource: WireResource = {
+const resourceWatchedResource: WireResource = JSON.parse(String.raw`{
   "uri": "test://watched-resource",
   "name": "watched_resource",
   "title": "Watched resource",
   "description": "A resource clients subscribe to (resources-subscribe, resources-unsubscribe); read by a handler.",
   "mimeType": "text/plain"
-};
+}`);
 
-const templateTemplateData: WireResourceTemplate = {
+const templateTemplateData: WireResourceTemplate = JSON.parse(String.raw`{
   "uriTemplate": "test://template/{id}/data",
   "name": "template_data",
   "title": "Template data",
   "description": "JSON data for an id, with the id substituted (resources-templates-read).",
   "mimeType": "application/json"
-};
+}`);
 
-const promptTestInputRequiredResultPrompt: WirePrompt = {
+const promptTestInputRequiredResultPrompt: WirePrompt = JSON.parse(String.raw`{
   "name": "test_input_required_result_prompt",
   "description": "A prompt that asks the user for context first (input-required-result-non-tool-request)."
-};
+}`);
 
-const promptTestPromptWithArguments: WirePrompt = {
+const promptTestPromptWithArguments: WirePrompt = JSON.parse(String.raw`{
   "name": "test_prompt_with_arguments",
   "description": "A prompt with two required arguments, substituted into its text (prompts-get-with-args, completion-complete).",
   "arguments": [
     {"name": "arg1", "description": "First test argument.", "required": true},
     {"name": "arg2", "description": "Second test argument.", "required": true}
   ]
-};
+}`);
 
-const promptTestPromptWithEmbeddedResource: WirePrompt = {
+const promptTestPromptWithEmbeddedResource: WirePrompt = JSON.parse(String.raw`{
   "name": "test_prompt_with_embedded_resource",
   "description": "A prompt embedding the resource it is given (prompts-get-embedded-resource).",
   "arguments": [{"name": "resourceUri", "description": "URI of the resource to embed.", "required": true}]
-};
+}`);
 
-const promptTestPromptWithImage: WirePrompt = {
+const promptTestPromptWithImage: WirePrompt = JSON.parse(String.raw`{
   "name": "test_prompt_with_image",
   "description": "A prompt with an image (prompts-get-with-image)."
-};
+}`);
 
-const promptTestSimplePrompt: WirePrompt = {"name": "test_simple_prompt", "description": "A prompt without arguments (prompts-get-simple)."};
+const promptTestSimplePrompt: WirePrompt = JSON.parse(String.raw`{"name": "test_simple_prompt", "description": "A prompt without arguments (prompts-get-simple)."}`);
 
 // Each entry is typed on its own: one array literal of a thousand differently typed entries is more than
 // tsc can represent.

@@ -83,12 +83,12 @@ export async function readJson<T = unknown>(file: string): Promise<T> {
 }
 
 /**
- * The wire tools (listed and hidden) of a built registry, parsed from its per-tool constants (JSON but
- * for the computed `["__proto__"]` key, which is a key at the start of a line or after `{` / `, `).
+ * The wire tools (listed and hidden) of a built registry, parsed from its per-tool constants (the JSON text
+ * each one reads).
  */
 export async function wireTools(dir: string): Promise<Record<string, Record<string, unknown>>> {
   const text = await readFile(path.join(dir, "generated/registry.gen.ts"), "utf8");
-  const literals = [...text.matchAll(/^const tool\w+: WireTool = (\{[^]*?\n\}|\{.*\});$/gm)].map((m) => m[1]!);
-  const tools = literals.map((l) => JSON.parse(l.replace(/(^\s*|[{,] ?)\["__proto__"\]:/gm, '$1"__proto__":')) as Record<string, unknown>);
+  const texts = [...text.matchAll(/^const tool\w+: WireTool = JSON\.parse\(String\.raw`(\{[^]*?\n\}|\{.*\})`\);$/gm)].map((m) => m[1]!);
+  const tools = texts.map((t) => JSON.parse(t) as Record<string, unknown>);
   return Object.fromEntries(tools.map((t) => [t.name as string, t]));
 }

@@ -50,7 +50,7 @@ describe("registry.gen.ts", () => {
     expect(after[changed[0]!]).toMatch(/^ {2}"description": ".* Changed\.",$/);
     // The nearest top-level line above it — what git prints in the hunk header — names the tool.
     const header = after.slice(0, changed[0]).reverse().find((line) => /^[A-Za-z]/.test(line));
-    expect(header).toBe("const toolPurge: WireTool = {");
+    expect(header).toBe("const toolPurge: WireTool = JSON.parse(String.raw`{");
   });
 
   it("lists names that are Object.prototype members, __proto__ included, exactly as the schemas give them", async () => {
