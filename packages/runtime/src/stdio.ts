@@ -79,7 +79,14 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSes
     updateFlow();
   };
   const connection = server.connect({ send: write });
-  const answering = new Set<Promise<void>>();
+  // Requests still being answered: at end of input each gets the grace, including one whose handler module
+  // is still loading (not yet in the connection's in-flight set). A count, not a set of promises: tracking
+  // each answer cost every call two more promises.
+  let answering = 0;
+  let allAnswered: (() => void) | undefined;
+  const answered = (): void => {
+    if (--answering === 0) allAnswered?.();
+  };
 
   const updateFlow = (): void => {
     if (closing) return;
@@ -88,11 +95,16 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSes
   };
   const reply = (response: string | undefined): void => {
     if (response !== undefined) write(response);
+    answered();
   };
   const crash = (error: unknown): void => {
     // Only a bug in the runtime lands here; the client still gets an answer-shaped error.
     console.error("[mcpgen] internal error:", error);
     write(errorResponse(undefined, "internalError"));
+  };
+  const crashed = (error: unknown): void => {
+    crash(error);
+    answered();
   };
 
   const onLine = (line: string): void => {
@@ -114,11 +126,8 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSes
     }
     if (typeof response === "string") write(response);
     else if (response !== undefined) {
-      // Tracked until answered: at end of input every request still being answered gets the grace,
-      // including one whose handler module is still loading (not yet in the connection's in-flight set).
-      const answered = response.then(reply, crash);
-      answering.add(answered);
-      void answered.finally(() => answering.delete(answered));
+      answering++;
+      void response.then(reply, crashed);
     }
   };
 
@@ -154,7 +163,7 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSes
       input.off("end", onEnd);
       input.pause();
       if (drain) {
-        await settledWithin([...answering], graceMs);
+        if (answering > 0) await settledWithin([new Promise<void>((resolve) => (allAnswered = resolve))], graceMs);
         await new Promise((resolve) => setImmediate(resolve)); // let the last responses be written
       }
       await connection.close(drain ? 0 : graceMs);
