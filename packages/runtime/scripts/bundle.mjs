@@ -72,9 +72,11 @@ await build({
   plugins: [lazyImports],
 });
 
+// The package's other entry points, and what main.js loads lazily (state/redis.ts is both).
+const entryPoints = [...new Set([...["index.ts", "regexp.ts", "state/redis.ts", "uri-match.ts"].map((file) => path.join(src, file)), ...lazy])];
 await build({
   ...common,
-  entryPoints: [...["index.ts", "regexp.ts", "state/redis.ts", "uri-match.ts"].map((file) => path.join(src, file)), ...lazy],
+  entryPoints,
   outdir: dist,
   outbase: src,
   splitting: true,
@@ -95,8 +97,7 @@ await build({
 
 // Every name a module of the second build imports from dist/main.js must be one it exports: loading each
 // entry point fails here, not in a user's server, when a name is missing or ambiguous.
-const entries = ["index.js", "regexp.js", "state/redis.js", "uri-match.js", ...[...lazy].map((file) => path.relative(dist, output(file)))];
-execFileSync(process.execPath, ["--input-type=module", "-e", entries.map((file) => `await import(${JSON.stringify(path.join(dist, file))});`).join("\n")], {
+execFileSync(process.execPath, ["--input-type=module", "-e", entryPoints.map((file) => `await import(${JSON.stringify(output(file))});`).join("\n")], {
   stdio: "inherit",
 });
 
