@@ -42,15 +42,41 @@ export function jsonLiteral(value: unknown): string {
  */
 export function jsonBlock(value: unknown, indent = ""): string {
   if (value === null || typeof value !== "object") return jsonLiteral(value);
+  // What fits on one line is printed flat at once: each member on its own would be printed flat too.
+  const flat = flatWithin(value, BLOCK_WIDTH - indent.length);
+  if (flat !== undefined) return flat;
   const inner = indent + "  ";
   const array = Array.isArray(value);
-  const parts = array
-    ? value.map((item) => jsonBlock(item, inner))
-    : Object.entries(value).map(([k, v]) => `${k === "__proto__" ? '["__proto__"]' : jsonLiteral(k)}: ${jsonBlock(v, inner)}`);
+  const parts = array ? value.map((item) => jsonBlock(item, inner)) : Object.entries(value).map(([k, v]) => `${blockKey(k)}: ${jsonBlock(v, inner)}`);
   const [open, close] = array ? ["[", "]"] : ["{", "}"];
-  const flat = `${open}${parts.join(", ")}${close}`;
-  if (indent.length + flat.length <= BLOCK_WIDTH && !flat.includes("\n")) return flat;
   return `${open}\n${parts.map((p) => inner + p).join(",\n")}\n${indent}${close}`;
+}
+
+const blockKey = (key: string) => (key === "__proto__" ? '["__proto__"]' : jsonLiteral(key));
+
+/**
+ * `value` printed on one line as `jsonBlock` prints it flat (`, ` between members, `: ` after keys), or
+ * undefined as soon as it is longer than `width`: a large value is not printed flat only to be refused.
+ */
+function flatWithin(value: object, width: number): string | undefined {
+  const array = Array.isArray(value);
+  const members: unknown[] = array ? value : Object.entries(value);
+  let out = array ? "[" : "{";
+  for (let i = 0; i < members.length; i++) {
+    if (i) out += ", ";
+    let member = members[i];
+    if (!array) {
+      const [key, v] = member as [string, unknown];
+      out += `${blockKey(key)}: `;
+      member = v;
+    }
+    const room = width - out.length - 1; // and the closing bracket
+    const printed = member === null || typeof member !== "object" ? jsonLiteral(member) : room > 0 ? flatWithin(member, room) : undefined;
+    if (printed === undefined || printed.length > room) return undefined;
+    out += printed;
+  }
+  out += array ? "]" : "}";
+  return out.length <= width ? out : undefined;
 }
 const BLOCK_WIDTH = 100;
 
