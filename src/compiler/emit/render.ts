@@ -29,11 +29,15 @@ const hbs = (runtime as unknown as typeof HandlebarsApi).create();
 const safe = (text: string) => new hbs.SafeString(text);
 
 export function jsonLiteral(value: unknown): string {
-  return JSON.stringify(value)
+  const json = JSON.stringify(value);
+  // Most literals are numbers, booleans and strings without U+2028/U+2029: nothing to replace, and no keys.
+  if (typeof value !== "object" && json !== undefined && (typeof value !== "string" || !LINE_SEPARATORS.test(json))) return json;
+  return json
     .replace(/\u2028/g, "\\u2028")
     .replace(/\u2029/g, "\\u2029")
     .replace(OBJECT_LITERAL_PROTO, '["__proto__"]:');
 }
+const LINE_SEPARATORS = /[\u2028\u2029]/;
 
 /**
  * `jsonLiteral` over several lines, for data a reviewer reads: an object or array that fits in about 100
