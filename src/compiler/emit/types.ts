@@ -1,7 +1,7 @@
 /** Types: one TypeScript declaration per type unit, made by json-schema-to-typescript (cached per unit). */
 import type { Options } from "json-schema-to-typescript";
 import type { JSONSchema4 } from "json-schema";
-import { createRequire } from "node:module";
+import { createRequire, Module } from "node:module";
 import path from "node:path";
 import { cacheKey, type Cache } from "../cache.js";
 import type { TypeUnit } from "../normalize.js";
@@ -56,8 +56,8 @@ let stages: Stages | undefined;
 function loadStages(): Stages {
   if (stages) return stages;
   const require = createRequire(import.meta.url);
-  const jstt = require("json-schema-to-typescript") as typeof import("json-schema-to-typescript") & { DEFAULT_OPTIONS: Options };
   const dir = path.dirname(require.resolve("json-schema-to-typescript"));
+  const jstt = withoutPrettier(dir, () => require("json-schema-to-typescript") as typeof import("json-schema-to-typescript") & { DEFAULT_OPTIONS: Options });
   const stage = (name: string) => require(path.join(dir, name)) as Record<string, unknown>;
   const [normalizer, parser] = [stage("normalizer"), stage("parser")];
   return (stages = {
@@ -72,6 +72,34 @@ function loadStages(): Stages {
     optimize: stage("optimizer").optimize,
     generate: stage("generator").generate,
   } as Stages);
+}
+
+/**
+ * json-schema-to-typescript requires prettier for its `format` option, which mcpgen leaves off, and
+ * prettier's CommonJS entry starts importing its whole ES module build at once: ~30 ms of the main
+ * thread in every build that compiles a type, and the process could exit only once that import was
+ * done (~25 ms more after an edit of the 1,000-tool bench fixture). While json-schema-to-typescript
+ * loads, prettier is an empty stand-in, unless something loaded it before; the stand-in then leaves the
+ * module cache, so whatever asks for prettier later gets the real one.
+ */
+function withoutPrettier<T>(jsttDir: string, load: () => T): T {
+  const require = createRequire(path.join(jsttDir, "index.js"));
+  let prettier: string | undefined;
+  try {
+    prettier = require.resolve("prettier");
+  } catch {
+    return load();
+  }
+  if (require.cache[prettier]) return load();
+  const standIn = new Module(prettier);
+  standIn.filename = prettier;
+  standIn.loaded = true;
+  require.cache[prettier] = standIn;
+  try {
+    return load();
+  } finally {
+    if (require.cache[prettier] === standIn) delete require.cache[prettier];
+  }
 }
 
 /**
