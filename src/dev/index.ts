@@ -139,9 +139,12 @@ export async function dev(options: DevOptions, io: DevIO): Promise<DevSession> {
         return;
       }
     }
-    await retire("the server restarted (a file changed) while this request was in flight; send it again");
+    // The old server exits while the next one starts: waiting for its exit first made a restart wait for
+    // Node's exit too (5-10 ms on a quiet machine, 40-70 ms on a busy one).
+    const retired = retire("the server restarted (a file changed) while this request was in flight; send it again");
+    if (!stopping) await start();
+    await retired;
     if (stopping) return;
-    await start();
     say(`restarted in ${Math.round(performance.now() - started)} ms`);
     void typecheckRound();
   }
