@@ -6,10 +6,11 @@
  * and dev's own figures (rebuild, restart) for the same edits. A benchmark, not a test: it exits 0 whatever
  * the figures are (the target is 1 s).
  *
- *   node bench/dev.mjs [--runs N] [--typecheck]
+ *   node bench/dev.mjs [--runs N] [--typecheck] [--verbose]
  *
  * --typecheck keeps dev's background type check on (off by default: it runs after the restart and does not
  * change the figure, but it competes for the CPU with the next edit on a small machine).
+ * --verbose prints what dev said during each edit.
  */
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -22,6 +23,7 @@ const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
 const runs = args.includes("--runs") ? Number(args[args.indexOf("--runs") + 1]) : 7;
 const typecheck = args.includes("--typecheck");
+const verbose = args.includes("--verbose");
 
 mkdirSync(path.join(REPO, ".tmp"), { recursive: true });
 const dir = mkdtempSync(path.join(REPO, ".tmp", "bench-dev-"));
@@ -69,6 +71,7 @@ try {
     const rebuilt = /rebuilt in (\d+) ms/.exec(own)?.[1];
     const restarted = /restarted in (\d+) ms/.exec(own)?.[1];
     console.log(`  edit ${run}: ${Math.round(ms)} ms until tools/list shows it (dev: rebuilt in ${rebuilt ?? "?"} ms, restarted in ${restarted ?? "?"} ms)`);
+    if (verbose) process.stdout.write(own.replace(/^/gm, "    "));
   }
   console.log(`median of ${runs} edits: ${Math.round(median(figures))} ms (min ${Math.round(Math.min(...figures))}, max ${Math.round(Math.max(...figures))}; target 1000 ms)`);
   // The figure depends on what else the machine runs: say how busy it was.

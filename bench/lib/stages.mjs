@@ -3,6 +3,9 @@
  * (spawned by bench/build.mjs --profile). argv: <mode> <project dir> [cache]. Modes:
  *   pipeline    import each stage module, then load → check → normalize → toIR → emit → write, each timed;
  *               with `cache`, the cache is on (for a no-op rebuild), otherwise off
+ *   rebuild     what `build()` does with the cache on, step by step and each step timed: load, the stamp,
+ *               check (with its memo), normalize, toIR, emit (keeping untouched files), the cache, write and
+ *               the new stamp (for a rebuild after an edit)
  *   emit-parts  load..toIR untimed, then emit taken apart: every tool's validators (compileModule), of those
  *               the cost of getting an emptied Ajv instance alone, the types (emitTypeUnit), and emit() again
  *               with everything served from an in-memory cache (= rendering, hashing and cache reads)
@@ -40,9 +43,10 @@ for (const [name, file] of [
   ["types", "emit/types.js"],
   ["ajv", "ajv.js"],
   ["write", "write.js"],
+  ["stamp", "stamp.js"],
   ["index", "index.js"],
 ])
-  imports[name] = mode === "pipeline" ? await time(`import ${file}`, () => mod(file)) : await mod(file);
+  imports[name] = mode !== "emit-parts" ? await time(`import ${file}`, () => mod(file)) : await mod(file);
 
 const { resolveConfig } = imports.config;
 const config = resolveConfig({ cwd, cache: cacheFlag === "cache" });
@@ -60,6 +64,22 @@ if (mode === "pipeline") {
   const emitted = gate("emit", await time("emit", () => imports.emit.emit(ir, config, imports.cache.openCache(config.cacheDir), version)));
   const written = await time("write", () => imports.write.write(emitted, config));
   report({ tools: ir.tools.length, typeUnits: ir.typeUnits.length, updated: written.updated.length, cache: config.cacheDir !== undefined });
+} else if (mode === "rebuild") {
+  const { load, check, normalize, ir: irs, emit, cache: caches, write, stamp } = imports;
+  const { sources } = gate("load", await time("load", () => load.load(config.schemasDir, config.cwd)));
+  const input = await time("stamp: input digest", () => stamp.inputDigest(sources.digest, config));
+  const last = await time("stamp: last build", () => stamp.lastBuild(config, input));
+  const cache = await time("cache: open", () => caches.openCache(config.cacheDir));
+  const checkedKey = (doc) => caches.cacheKey("checked", stamp.codeDigest(), doc.rel, doc.digest);
+  const memo = { passed: (doc) => cache.get(checkedKey(doc)) !== undefined, pass: (doc) => cache.set(checkedKey(doc), "") };
+  const { checked } = gate("check", await time("check", () => check.check(sources, memo)));
+  const { normalized } = gate("normalize", await time("normalize", () => normalize.normalize(checked)));
+  const ir = await time("toIR", () => irs.toIR(checked, normalized));
+  const emitted = gate("emit", await time("emit", () => emit.emit(ir, config, cache, version, last.untouched)));
+  await time("cache: save", () => cache.save());
+  const written = await time("write", () => write.write(emitted, config));
+  await time("stamp: save", () => stamp.saveStamp(config, { input, counts: {}, handlers: [...emitted.stubs.keys()], warnings: [] }, emitted, last.found));
+  report({ tools: ir.tools.length, typeUnits: ir.typeUnits.length, updated: written.updated.length, untouched: emitted.untouched.size });
 } else if (mode === "emit-parts") {
   const ir = await front(false);
   const memory = new Map();

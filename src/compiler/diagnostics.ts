@@ -56,11 +56,14 @@ export function compare(a: string, b: string): number {
 }
 
 export function pointerEscape(segment: string | number): string {
-  return String(segment).replace(/~/g, "~0").replace(/\//g, "~1");
+  if (typeof segment === "number") return String(segment);
+  return segment.includes("~") || segment.includes("/") ? segment.replace(/~/g, "~0").replace(/\//g, "~1") : segment;
 }
 
 export function pointerJoin(base: string, ...segments: (string | number)[]): string {
-  return base + segments.map((s) => "/" + pointerEscape(s)).join("");
+  let pointer = base;
+  for (const segment of segments) pointer += "/" + pointerEscape(segment);
+  return pointer;
 }
 
 export function pointerParse(pointer: string): string[] {

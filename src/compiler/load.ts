@@ -89,7 +89,7 @@ export async function load(dir: string, cwd: string): Promise<{ sources: Sources
       sources.unloaded.push(rel);
       continue;
     }
-    const unusable = unusableValue(parsed.value);
+    const unusable = unusableValue(parsed.value, /\.ya?ml$/i.test(file) || SURROGATE_ESCAPE.test(text));
     if (unusable) {
       diagnostics.push({ file: display, ...unusable });
       sources.unloaded.push(rel);
@@ -139,25 +139,37 @@ async function listFiles(dir: string, out = { schemas: [] as string[], refused: 
 /**
  * The first place where a parsed value is one mcpgen cannot process: nested deeper than `MAX_DEPTH`, or a
  * key or string with a lone surrogate (a `\ud800` escape: no Unicode text, and no file name or identifier).
- * Iterative, so that the check itself cannot run out of stack.
+ * Iterative, so that the check itself cannot run out of stack; the pointer is made only for a finding.
+ * `strings: false` skips the surrogate tests, for a JSON text without a surrogate escape (read as UTF-8,
+ * a file holds no lone surrogate otherwise).
  */
-function unusableValue(value: unknown): { pointer: string; message: string } | undefined {
-  const stack: [value: unknown, pointer: string, depth: number][] = [[value, "", 0]];
+function unusableValue(value: unknown, strings = true): { pointer: string; message: string } | undefined {
+  type Entry = { node: unknown; depth: number; parent?: Entry; key?: string | number };
+  const pointerOf = (entry: Entry): string => {
+    const keys: (string | number)[] = [];
+    for (let at: Entry | undefined = entry; at?.parent; at = at.parent) keys.push(at.key!);
+    return pointerJoin("", ...keys.reverse());
+  };
+  const stack: Entry[] = [{ node: value, depth: 0 }];
   while (stack.length) {
-    const [node, pointer, depth] = stack.pop()!;
-    if (typeof node === "string" && LONE_SURROGATE.test(node))
-      return { pointer, message: "string with a lone surrogate (an unpaired \\ud800-\\udfff escape): not valid Unicode" };
+    const entry = stack.pop()!;
+    const { node, depth } = entry;
+    if (strings && typeof node === "string" && LONE_SURROGATE.test(node))
+      return { pointer: pointerOf(entry), message: "string with a lone surrogate (an unpaired \\ud800-\\udfff escape): not valid Unicode" };
     if (node === null || typeof node !== "object") continue;
-    if (depth >= MAX_DEPTH) return { pointer, message: `nested more than ${MAX_DEPTH} levels deep: flatten it, or move parts into defs/ and use $ref` };
+    if (depth >= MAX_DEPTH) return { pointer: pointerOf(entry), message: `nested more than ${MAX_DEPTH} levels deep: flatten it, or move parts into defs/ and use $ref` };
     for (const [key, child] of Array.isArray(node) ? node.entries() : Object.entries(node)) {
-      const at = pointerJoin(pointer, key);
-      if (typeof key === "string" && LONE_SURROGATE.test(key))
-        return { pointer: at, message: "name with a lone surrogate (an unpaired \\ud800-\\udfff escape): not valid Unicode" };
-      stack.push([child, at, depth + 1]);
+      const next: Entry = { node: child, depth: depth + 1, parent: entry, key };
+      if (strings && typeof key === "string" && LONE_SURROGATE.test(key))
+        return { pointer: pointerOf(next), message: "name with a lone surrogate (an unpaired \\ud800-\\udfff escape): not valid Unicode" };
+      stack.push(next);
     }
   }
   return undefined;
 }
+
+/** Whether a JSON text may hold a surrogate escape (`\ud800`-`\udfff`), the one way to a lone surrogate. */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
 
 // The YAML parser loads only for YAML files and for JSON errors (to place them): most builds never need it.
 let yamlParser: typeof import("yaml") | undefined;

@@ -73,7 +73,19 @@ export function isSchemaNode(value: unknown): value is SchemaNode {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-/** Calls `visit` for `schema` and every subschema below it (pre-order), with its JSON pointer. */
+/** How a keyword holds subschemas: a map of them, an array of them, or one (`items`: an array or one). */
+const HOLDS = new Map<string, "map" | "array" | "one" | "items">([
+  ...MAP_KEYWORDS.map((k) => [k, "map"] as const),
+  ["dependencies", "map"],
+  ...ARRAY_KEYWORDS.map((k) => [k, "array"] as const),
+  ...SINGLE_KEYWORDS.map((k) => [k, "one"] as const),
+  ["items", "items"],
+]);
+
+/**
+ * Calls `visit` for `schema` and every subschema below it (pre-order), with its JSON pointer. Every stage
+ * walks every schema, several times: pointers are made only for the keywords that hold subschemas.
+ */
 export function walkSchema(
   schema: unknown,
   pointer: string,
@@ -82,12 +94,14 @@ export function walkSchema(
   if (!isSchemaNode(schema)) return;
   visit(schema, pointer);
   for (const [keyword, value] of Object.entries(schema)) {
+    const holds = HOLDS.get(keyword);
+    if (holds === undefined) continue;
     const at = pointerJoin(pointer, keyword);
-    if (MAP_KEYWORDS.includes(keyword) || keyword === "dependencies") {
+    if (holds === "map") {
       if (isSchemaNode(value)) for (const [key, sub] of Object.entries(value)) walkSchema(sub, pointerJoin(at, key), visit);
-    } else if (ARRAY_KEYWORDS.includes(keyword) || (keyword === "items" && Array.isArray(value))) {
+    } else if (holds === "array" || (holds === "items" && Array.isArray(value))) {
       if (Array.isArray(value)) value.forEach((sub, i) => walkSchema(sub, pointerJoin(at, i), visit));
-    } else if (SINGLE_KEYWORDS.includes(keyword) || keyword === "items") {
+    } else {
       walkSchema(value, at, visit);
     }
   }

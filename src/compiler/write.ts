@@ -88,6 +88,8 @@ export function leftBehindHandlers(handlers: Iterable<string>, config: BuildConf
 
 export function write(emitted: Emitted, config: BuildConfig): WriteResult {
   checkDestinations(emitted, config);
+  // Rendered only for the handlers missing, and before anything is written.
+  const stubs = [...emitted.stubs].filter(([file]) => !existsSync(file)).map(([file, render]) => [file, render()] as const);
   // `untouched` files are the last build's, unchanged since (see emit): not read again.
   const out = (f: string) => rel(config, path.join(config.outDir, f));
   const onDisk = readTree(config.outDir, out, emitted.untouched);
@@ -107,8 +109,7 @@ export function write(emitted: Emitted, config: BuildConfig): WriteResult {
   }
 
   const createdHandlers: string[] = [];
-  for (const [file, content] of emitted.stubs) {
-    if (existsSync(file)) continue;
+  for (const [file, content] of stubs) {
     mkdirSync(path.dirname(file), { recursive: true });
     try {
       writeFileSync(file, content, { flag: "wx" }); // never overwrites, even if the file appeared meanwhile

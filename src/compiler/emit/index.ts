@@ -32,8 +32,8 @@ export interface Emitted {
   untouched: Set<string>;
   /** What output files were made from, by path: for the next build's `untouched`. */
   keys: Map<string, string>;
-  /** Handler stubs by absolute path; created only where no file exists. */
-  stubs: Map<string, string>;
+  /** Handler stubs by absolute path, rendered when asked: created only where no file exists (most builds, none). */
+  stubs: Map<string, () => string>;
   diagnostics: Diagnostic[];
 }
 
@@ -175,11 +175,10 @@ export async function emit(
   files.set("server.gen.ts", render("server.gen.ts", header(ir.sources)));
   if (config.client) files.set("client.gen.ts", render("client.gen.ts", { ...header(ir.sources), ...clientView(ir) }));
 
-  const stubs = new Map<string, string>();
+  const stubs = new Map<string, () => string>();
   for (const item of [...contract.tools, ...contract.resources, ...contract.templates, ...contract.prompts]) {
     const file = path.join(config.handlersDir, item.file);
-    stubs.set(
-      file,
+    stubs.set(file, () =>
       render(item.template, {
         ...item,
         contractFile: rel(config, path.join(config.outDir, "handlers.gen.ts")),

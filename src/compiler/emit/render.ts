@@ -31,11 +31,15 @@ const hbs = (runtime as unknown as typeof HandlebarsApi).create();
 const safe = (text: string) => new hbs.SafeString(text);
 
 export function jsonLiteral(value: unknown): string {
-  return JSON.stringify(value)
+  const json = JSON.stringify(value);
+  // Most literals are numbers, booleans and strings without U+2028/U+2029: nothing to replace, and no keys.
+  if (typeof value !== "object" && json !== undefined && (typeof value !== "string" || !LINE_SEPARATORS.test(json))) return json;
+  return json
     .replace(/\u2028/g, "\\u2028")
     .replace(/\u2029/g, "\\u2029")
     .replace(OBJECT_LITERAL_PROTO, '["__proto__"]:');
 }
+const LINE_SEPARATORS = /[\u2028\u2029]/;
 
 /**
  * `jsonLiteral` over several lines, for data a reviewer reads: an object or array that fits in about 100
@@ -45,14 +49,15 @@ export function jsonLiteral(value: unknown): string {
  */
 export function jsonBlock(value: unknown, indent = "", key: (name: string) => string = objectKey): string {
   if (value === null || typeof value !== "object") return jsonLiteral(value);
+  // What fits on one line is printed flat at once: each member on its own would be printed flat too.
+  const flat = flatWithin(value, BLOCK_WIDTH - indent.length, key);
+  if (flat !== undefined) return flat;
   const inner = indent + "  ";
   const array = Array.isArray(value);
   const parts = array
     ? value.map((item) => jsonBlock(item, inner, key))
     : Object.entries(value).map(([k, v]) => `${key(k)}: ${jsonBlock(v, inner, key)}`);
   const [open, close] = array ? ["[", "]"] : ["{", "}"];
-  const flat = `${open}${parts.join(", ")}${close}`;
-  if (indent.length + flat.length <= BLOCK_WIDTH && !flat.includes("\n")) return flat;
   return `${open}\n${parts.map((p) => inner + p).join(",\n")}\n${indent}${close}`;
 }
 const objectKey = (name: string): string => (name === "__proto__" ? '["__proto__"]' : jsonLiteral(name));
@@ -65,6 +70,31 @@ const objectKey = (name: string): string => (name === "__proto__" ? '["__proto__
 export function jsonParse(value: unknown): string {
   const text = jsonBlock(value, "", jsonLiteral).replace(/`/g, "\\u0060").replace(/\$\{/g, "\\u0024{");
   return `JSON.parse(String.raw\`${text}\`)`;
+}
+
+/**
+ * `value` printed on one line as `jsonBlock` prints it flat (`, ` between members, `: ` after keys), or
+ * undefined as soon as it is longer than `width`: a large value is not printed flat only to be refused.
+ */
+function flatWithin(value: object, width: number, key: (name: string) => string): string | undefined {
+  const array = Array.isArray(value);
+  const members: unknown[] = array ? value : Object.entries(value);
+  let out = array ? "[" : "{";
+  for (let i = 0; i < members.length; i++) {
+    if (i) out += ", ";
+    let member = members[i];
+    if (!array) {
+      const [name, v] = member as [string, unknown];
+      out += `${key(name)}: `;
+      member = v;
+    }
+    const room = width - out.length - 1; // and the closing bracket
+    const printed = member === null || typeof member !== "object" ? jsonLiteral(member) : room > 0 ? flatWithin(member, room, key) : undefined;
+    if (printed === undefined || printed.length > room) return undefined;
+    out += printed;
+  }
+  out += array ? "]" : "}";
+  return out.length <= width ? out : undefined;
 }
 const BLOCK_WIDTH = 100;
 

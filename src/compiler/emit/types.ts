@@ -1,6 +1,8 @@
 /** Types: one TypeScript declaration per type unit, made by json-schema-to-typescript (cached per unit). */
 import type { Options } from "json-schema-to-typescript";
 import type { JSONSchema4 } from "json-schema";
+import { createRequire, Module } from "node:module";
+import path from "node:path";
 import { cacheKey, type Cache } from "../cache.js";
 import type { TypeUnit } from "../normalize.js";
 import type { Code } from "./render.js";
@@ -28,12 +30,101 @@ export async function emitTypeUnit(unit: TypeUnit, cache: Cache, onlyCached = fa
 }
 
 async function compileUnit(unit: TypeUnit): Promise<string> {
-  if (typeof unit.schema === "boolean") return `export type ${unit.name} = ${unit.schema ? "unknown" : "never"};`;
+  const own = unit.schema;
+  if (typeof own === "boolean") return `export type ${unit.name} = ${own ? "unknown" : "never"};`;
   // The unit's name wins over any title of its own: names are decided by mcpgen, not by jstt.
-  const schema = shadowOwnKeys({ ...unit.schema, title: unit.name }) as JSONSchema4;
-  // Loaded on first use: a build whose types all come from the cache never pays for it.
-  const { compile } = await import("json-schema-to-typescript");
-  return indent((await compile(schema, unit.name, options)).replaceAll(OWN_KEY_STANDIN, "hasOwnProperty"));
+  const schema = () => shadowOwnKeys({ ...own, title: unit.name }) as JSONSchema4;
+  return indent((await compileSchema(schema, unit.name)).replaceAll(OWN_KEY_STANDIN, "hasOwnProperty"));
+}
+
+/** json-schema-to-typescript's stages (CommonJS modules under its dist/src/), for `compileSchema`. */
+interface Stages {
+  compile: typeof import("json-schema-to-typescript").compile;
+  options: Options;
+  normalizeNullableRefs(schema: JSONSchema4): void;
+  link(schema: JSONSchema4): JSONSchema4;
+  validate(schema: JSONSchema4, name: string): string[];
+  normalize(schema: JSONSchema4, dereferenced: WeakMap<object, string>, name: string, options: Options): JSONSchema4;
+  parse(schema: JSONSchema4, options: Options, key: undefined, processed: Map<unknown, unknown>, usedNames: Set<string>): unknown;
+  nameAnonymousRecursiveTypes(ast: unknown, processed: Map<unknown, unknown>, dereferenced: WeakMap<object, string>, usedNames: Set<string>): void;
+  optimize(ast: unknown, options: Options): unknown;
+  generate(ast: unknown, options: Options): string;
+}
+
+// Loaded on first use: a build whose types all come from the cache never pays for it.
+let stages: Stages | undefined;
+function loadStages(): Stages {
+  if (stages) return stages;
+  const require = createRequire(import.meta.url);
+  const dir = path.dirname(require.resolve("json-schema-to-typescript"));
+  const jstt = withoutPrettier(dir, () => require("json-schema-to-typescript") as typeof import("json-schema-to-typescript") & { DEFAULT_OPTIONS: Options });
+  const stage = (name: string) => require(path.join(dir, name)) as Record<string, unknown>;
+  const [normalizer, parser] = [stage("normalizer"), stage("parser")];
+  return (stages = {
+    compile: jstt.compile,
+    options: require("lodash").merge({}, jstt.DEFAULT_OPTIONS, options) as Options,
+    normalizeNullableRefs: normalizer.normalizeNullableRefs,
+    link: stage("linker").link,
+    validate: stage("validator").validate,
+    normalize: normalizer.normalize,
+    parse: parser.parse,
+    nameAnonymousRecursiveTypes: parser.nameAnonymousRecursiveTypes,
+    optimize: stage("optimizer").optimize,
+    generate: stage("generator").generate,
+  } as Stages);
+}
+
+/**
+ * json-schema-to-typescript requires prettier for its `format` option, which mcpgen leaves off, and
+ * prettier's CommonJS entry starts importing its whole ES module build at once: ~30 ms of the main
+ * thread in every build that compiles a type, and the process could exit only once that import was
+ * done (~25 ms more after an edit of the 1,000-tool bench fixture). While json-schema-to-typescript
+ * loads, prettier is an empty stand-in, unless something loaded it before; the stand-in then leaves the
+ * module cache, so whatever asks for prettier later gets the real one.
+ */
+function withoutPrettier<T>(jsttDir: string, load: () => T): T {
+  const require = createRequire(path.join(jsttDir, "index.js"));
+  let prettier: string | undefined;
+  try {
+    prettier = require.resolve("prettier");
+  } catch {
+    return load();
+  }
+  if (require.cache[prettier]) return load();
+  const standIn = new Module(prettier);
+  standIn.filename = prettier;
+  standIn.loaded = true;
+  require.cache[prettier] = standIn;
+  try {
+    return load();
+  } finally {
+    if (require.cache[prettier] === standIn) delete require.cache[prettier];
+  }
+}
+
+/**
+ * `compile(schema, name, options)` of json-schema-to-typescript, its stages called one by one to leave out
+ * what a type unit never needs: a unit holds no `$ref` (units.ts makes them `tsType`s), so dereferencing
+ * (json-schema-ref-parser walking the whole schema) changes nothing; the schema is a fresh copy
+ * (`shadowOwnKeys`), so the deep clone that protects the caller's is not needed; the options are merged
+ * once, not per unit; and prettier is off. In a cold 1,000-tool build these were ~0.15 s of CPU. A schema
+ * with the text "$ref" anywhere (a property named so, a value of an `x-` keyword, a `default`) and one its
+ * validator refuses (`make` gives a fresh copy) go through `compile()` itself.
+ */
+async function compileSchema(make: () => JSONSchema4, name: string): Promise<string> {
+  const jstt = loadStages();
+  const schema = make();
+  if (JSON.stringify(schema).includes('"$ref"')) return jstt.compile(schema, name, options);
+  jstt.normalizeNullableRefs(schema);
+  const linked = jstt.link(schema);
+  if (jstt.validate(linked, name).length) return jstt.compile(make(), name, options);
+  const dereferenced = new WeakMap<object, string>();
+  const normalized = jstt.normalize(linked, dereferenced, name, jstt.options);
+  const processed = new Map<unknown, unknown>();
+  const usedNames = new Set<string>();
+  const parsed = jstt.parse(normalized, jstt.options, undefined, processed, usedNames);
+  jstt.nameAnonymousRecursiveTypes(parsed, processed, dereferenced, usedNames);
+  return jstt.generate(jstt.optimize(parsed, jstt.options), jstt.options);
 }
 
 /**
@@ -51,8 +142,12 @@ function shadowOwnKeys(value: unknown, key?: string): unknown {
     return value;
   }
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value))
-    Object.defineProperty(out, k === "hasOwnProperty" ? OWN_KEY_STANDIN : k, { value: shadowOwnKeys(v, k), enumerable: true, writable: true, configurable: true });
+  for (const [k, v] of Object.entries(value)) {
+    const name = k === "hasOwnProperty" ? OWN_KEY_STANDIN : k;
+    // An assignment makes the same own property, faster, for every key but "__proto__" (a setter).
+    if (name === "__proto__") Object.defineProperty(out, name, { value: shadowOwnKeys(v, k), enumerable: true, writable: true, configurable: true });
+    else out[name] = shadowOwnKeys(v, k);
+  }
   return out;
 }
 
