@@ -39,6 +39,8 @@ async function compileUnit(unit: TypeUnit): Promise<string> {
 
 /** json-schema-to-typescript's stages (CommonJS modules under its dist/src/), for `compileSchema`. */
 interface Stages {
+  /** The stages below are the ones this code was written against (else only `compile` is used). */
+  direct: boolean;
   compile: typeof import("json-schema-to-typescript").compile;
   options: Options;
   normalizeNullableRefs(schema: JSONSchema4): void;
@@ -53,16 +55,32 @@ interface Stages {
 
 // Loaded on first use: a build whose types all come from the cache never pays for it.
 let stages: Stages | undefined;
+/**
+ * The json-schema-to-typescript release whose internal stages `compileSchema` calls (they are not its public
+ * API). With any other release, or if a stage is missing, every unit goes through its public `compile()`:
+ * slower, never different.
+ */
+const STAGES_RELEASE = "16.0.0";
 function loadStages(): Stages {
   if (stages) return stages;
   const require = createRequire(import.meta.url);
   const dir = path.dirname(require.resolve("json-schema-to-typescript"));
   const jstt = withoutPrettier(dir, () => require("json-schema-to-typescript") as typeof import("json-schema-to-typescript") & { DEFAULT_OPTIONS: Options });
-  const stage = (name: string) => require(path.join(dir, name)) as Record<string, unknown>;
+  let direct = (require("json-schema-to-typescript/package.json") as { version: string }).version === STAGES_RELEASE;
+  const stage = (name: string): Record<string, unknown> => {
+    if (!direct) return {};
+    try {
+      return require(path.join(dir, name)) as Record<string, unknown>;
+    } catch {
+      direct = false;
+      return {};
+    }
+  };
   const [normalizer, parser] = [stage("normalizer"), stage("parser")];
-  return (stages = {
+  const loaded = {
     compile: jstt.compile,
-    options: require("lodash").merge({}, jstt.DEFAULT_OPTIONS, options) as Options,
+    // lodash is json-schema-to-typescript's dependency (not mcpgen's): resolved from there.
+    options: createRequire(path.join(dir, "index.js"))("lodash").merge({}, jstt.DEFAULT_OPTIONS, options) as Options,
     normalizeNullableRefs: normalizer.normalizeNullableRefs,
     link: stage("linker").link,
     validate: stage("validator").validate,
@@ -71,7 +89,9 @@ function loadStages(): Stages {
     nameAnonymousRecursiveTypes: parser.nameAnonymousRecursiveTypes,
     optimize: stage("optimizer").optimize,
     generate: stage("generator").generate,
-  } as Stages);
+  };
+  const complete = direct && Object.values(loaded).every((member) => member !== undefined);
+  return (stages = { ...loaded, direct: complete } as Stages);
 }
 
 /**
@@ -114,7 +134,7 @@ function withoutPrettier<T>(jsttDir: string, load: () => T): T {
 async function compileSchema(make: () => JSONSchema4, name: string): Promise<string> {
   const jstt = loadStages();
   const schema = make();
-  if (JSON.stringify(schema).includes('"$ref"')) return jstt.compile(schema, name, options);
+  if (!jstt.direct || JSON.stringify(schema).includes('"$ref"')) return jstt.compile(schema, name, options);
   jstt.normalizeNullableRefs(schema);
   const linked = jstt.link(schema);
   if (jstt.validate(linked, name).length) return jstt.compile(make(), name, options);
