@@ -37,10 +37,13 @@ const LIB = path.join(path.dirname(fileURLToPath(import.meta.url)), "lib");
 const RUN_BUILD = path.join(LIB, "run-build.mjs");
 const STARTUP = path.join(LIB, "startup.mjs");
 const STAGES = path.join(LIB, "stages.mjs");
-/** The requirement's targets, for the 1,000-tool server: a full build ≤ 3 s, a rebuild "well under a second". */
+/**
+ * The targets, for the 1,000-tool server on a calm file system: a cold build ≤ 2 s, a rebuild after changing
+ * one tool ≤ 0.4 s (they were ≤ 3 s and "well under a second"; a first build with the cache is held to the
+ * cold target, a no-op rebuild to the edit's).
+ */
 const TARGET_SIZE = 1000;
-// Rebuilds are to take "well under a second": the ratio to one second says how well.
-const TARGETS = { cold: 3000, fill: 3000, noop: 1000, edit: 1000 };
+const TARGETS = { cold: 2000, fill: 2000, noop: 400, edit: 400 };
 /** No new run of a scenario starts once its runs have taken this long together. */
 const SCENARIO_BUDGET_MS = 15_000;
 
@@ -352,7 +355,7 @@ function report(r) {
       ]);
     }
   p(table(["tools", "scenario", "runs", "process", "build()", "CPU", "import", "peak RSS", "files written", "vs target"], rows));
-  p("Targets, for 1,000 tools: a full build ≤ 3 s; a rebuild after changing one tool (or none) well under a second.");
+  p("Targets, for 1,000 tools on a calm file system: a cold build ≤ 2 s; a rebuild after changing one tool (or none) ≤ 0.4 s.");
   p(
     `Creating one file took ${r.sizes.map((s) => `${s.fileCreateMicros.join(" / ")} µs`).join(", ")} (before / after each size's builds; ` +
       "ext4 is several times slower right after many deletions, and a 1,000-tool first build creates 3,000 files).",
