@@ -1,0 +1,58 @@
+/**
+ * The runtime's own format checks against ajv-formats', which the compiler checks `examples` with: a value
+ * passes in a generated server exactly when it passes at build time.
+ */
+import * as ajvFormats from "ajv-formats/dist/formats.js";
+import { describe, expect, it } from "vitest";
+import { formats } from "../../packages/runtime/src/validators.js";
+
+type Check = { validate: (value: unknown) => boolean };
+const reference = (ajvFormats as unknown as { fullFormats: Record<string, Check> }).fullFormats;
+const runtime = formats.fullFormats as unknown as Record<string, Check>;
+
+/** A small seeded generator, so that a failure names inputs that come back on the next run. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+describe("format date", () => {
+  it("passes what ajv-formats passes and refuses what it refuses", () => {
+    const next = random(17);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+    const pad = (n: number, width: number) => String(n).padStart(width, "0");
+    const inputs = new Set<string>([
+      "2024-02-29", "2023-02-29", "1900-02-29", "2000-02-29", "0000-02-29", "9999-12-31", "2026-04-31", "2026-00-10",
+      "2026-13-01", "2026-01-00", "2026-01-32", "2026-1-01", "2026-01-1", "20260101", "2026-01-01\n", "\n2026-01-01",
+      " 2026-01-01", "2026-01-01T00:00:00Z", "2026/01/01", "2026-01-0a", "٢٠٢٦-01-01", "２０２６-01-01", "", "-",
+      "2026-01-01 ", "+2026-01-01", "2026--1-01", "2026-0x-01",
+    ]);
+    // Every month and day around the edges, over leap and common years.
+    for (const year of [1, 4, 100, 400, 1900, 1996, 2000, 2023, 2024, 2100]) {
+      for (let month = 0; month <= 13; month++) for (let day = 0; day <= 32; day++) inputs.add(`${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`);
+    }
+    // Ten-character strings from an alphabet of digits, dashes and look-alikes, and random lengths.
+    const alphabet = ["0", "1", "2", "3", "9", "-", "/", " ", "a", "٣", "\u0000", ":"];
+    for (let i = 0; i < 20_000; i++) {
+      const length = next() < 0.8 ? 10 : Math.floor(next() * 14);
+      let text = "";
+      for (let j = 0; j < length; j++) text += j === 4 || j === 7 ? (next() < 0.9 ? "-" : pick(alphabet)) : next() < 0.9 ? String(Math.floor(next() * 10)) : pick(alphabet);
+      inputs.add(text);
+    }
+    let passing = 0;
+    for (const text of inputs) {
+      expect(runtime.date!.validate(text), JSON.stringify(text)).toBe(reference.date!.validate(text));
+      if (reference.date!.validate(text)) passing++;
+    }
+    // Both outcomes were exercised in quantity.
+    expect(passing).toBeGreaterThan(1000);
+    expect(inputs.size - passing).toBeGreaterThan(1000);
+  });
+
+  it("keeps ajv-formats' comparison, which formatMinimum and formatMaximum use", () => {
+    expect((runtime.date as unknown as { compare: unknown }).compare).toBe((reference.date as unknown as { compare: unknown }).compare);
+  });
+});
