@@ -52,7 +52,31 @@ describe("format date", () => {
     expect(inputs.size - passing).toBeGreaterThan(1000);
   });
 
-  it("keeps ajv-formats' comparison, which formatMinimum and formatMaximum use", () => {
-    expect((runtime.date as unknown as { compare: unknown }).compare).toBe((reference.date as unknown as { compare: unknown }).compare);
+  it("keeps ajv-formats' comparisons, which formatMinimum and formatMaximum use", () => {
+    for (const name of ["date", "date-time"]) {
+      expect((runtime[name] as unknown as { compare: unknown }).compare).toBe((reference[name] as unknown as { compare: unknown }).compare);
+    }
+  });
+});
+
+describe("format date-time", () => {
+  it("passes what ajv-formats passes and refuses what it refuses, of the usual shape and every other", () => {
+    const next = random(29);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+    const dates = ["2026-11-25", "2024-02-29", "2023-02-29", "1900-02-29", "2026-13-01", "2026-04-31", "2026-1-01", "0000-01-01", "9999-12-31"];
+    const separators = ["T", "t", " ", "\u00a0", "\t", "TT", "", "Z", "\n"];
+    const times = ["00:00:00", "23:59:59", "24:00:00", "23:60:00", "23:59:60", "12:30:45", "1:30:45", "12:30", "12:3a:45", "99:99:99", "00:00:60"];
+    const fractions = ["", "", ".5", ".123456789", ".", ".x", "..5", ",5"];
+    const zones = ["Z", "z", "+00:00", "-00:00", "+01:00", "-23:59", "+23:59", "+24:00", "+05:60", "+0530", "+05", "", "Z ", "+1:00", "-05:30", "+00:01", "-00:01", " Z"];
+    const inputs = new Set<string>(["", "T", "2026-11-25", "2026-11-25T", "2026-11-25T10:00:00", "x2026-11-25T10:00:00Z"]);
+    for (const date of dates) for (const time of times) for (const zone of zones) inputs.add(`${date}T${time}${zone}`);
+    for (let i = 0; i < 30_000; i++) inputs.add(`${pick(dates)}${pick(separators)}${pick(times)}${pick(fractions)}${pick(zones)}`);
+    let passing = 0;
+    for (const text of inputs) {
+      expect(runtime["date-time"]!.validate(text), JSON.stringify(text)).toBe(reference["date-time"]!.validate(text));
+      if (reference["date-time"]!.validate(text)) passing++;
+    }
+    expect(passing).toBeGreaterThan(500);
+    expect(inputs.size - passing).toBeGreaterThan(1000);
   });
 });
