@@ -136,28 +136,6 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
  * line. Resolves when the server has stopped (the process then exits, even if a handler that ignored
  * cancellation still holds the event loop).
  */
-/**
- * The V8 heap sizing of a server process (main() is its entry point, so the process is the server's own),
- * set once start-up is over: loading node:v8 takes about 2 ms, which the first requests need not wait for.
- * - Under many requests in flight V8 grows its young generation to 32 MiB for short-lived objects that a
- *   server frees within microseconds; keeping it at its initial size holds peak RSS down at no measured
- *   cost in throughput (BENCHMARKS.md).
- * - The state of calls in flight that survives a scavenge lands in the old generation, which V8 then lets
- *   grow to several times what is live before collecting it: growing it by half what is live instead holds
- *   peak RSS under pipelined load at 60 instead of 66 MiB, again at no measured cost in throughput.
- */
-function tuneHeapSoon(): void {
-  const timer = setTimeout(() => {
-    void import("node:v8").then(({ setFlagsFromString }) => {
-      setFlagsFromString("--semi-space-growth-factor=1");
-      setFlagsFromString("--heap-growing-percent=50");
-    });
-  }, HEAP_TUNING_DELAY_MS);
-  timer.unref();
-}
-/** Long enough for a client's first requests (initialize, the lists) to be answered first. */
-const HEAP_TUNING_DELAY_MS = 50;
-
 export async function main(registry: Registry, argv: readonly string[] = process.argv.slice(2)): Promise<void> {
   const name = registry.server.name;
   const parsed = parseArgs(argv);
@@ -203,6 +181,28 @@ export async function main(registry: Registry, argv: readonly string[] = process
   await shared?.close();
   process.exit(0);
 }
+
+/**
+ * The V8 heap sizing of a server process (main() is its entry point, so the process is the server's own),
+ * set once start-up is over: loading node:v8 takes about 2 ms, which the first requests need not wait for.
+ * - Under many requests in flight V8 grows its young generation to 32 MiB for short-lived objects that a
+ *   server frees within microseconds; keeping it at its initial size holds peak RSS down at no measured
+ *   cost in throughput (BENCHMARKS.md).
+ * - The state of calls in flight that survives a scavenge lands in the old generation, which V8 then lets
+ *   grow to several times what is live before collecting it: growing it by half what is live instead holds
+ *   peak RSS under pipelined load at 60 instead of 66 MiB, again at no measured cost in throughput.
+ */
+function tuneHeapSoon(): void {
+  const timer = setTimeout(() => {
+    void import("node:v8").then(({ setFlagsFromString }) => {
+      setFlagsFromString("--semi-space-growth-factor=1");
+      setFlagsFromString("--heap-growing-percent=50");
+    });
+  }, HEAP_TUNING_DELAY_MS);
+  timer.unref();
+}
+/** Long enough for a client's first requests (initialize, the lists) to be answered first. */
+const HEAP_TUNING_DELAY_MS = 50;
 
 /** What instances share through Redis. Loaded only when a Redis URL is configured. */
 interface Shared {
