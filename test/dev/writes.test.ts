@@ -56,26 +56,16 @@ describe("mcpgen dev's saved files", () => {
     expect(reported).toHaveLength(2);
   });
 
-  it("counts a JSON file that does not parse once it has stopped changing, for the build to report", () => {
-    const file = path.join(dir, "add.json");
-    writeFileSync(file, '{"description": ');
-    writes.changed(file);
-    vi.advanceTimersByTime(30);
-    expect(reported).toEqual([]);
-    vi.advanceTimersByTime(20);
-    expect(reported).toEqual(['{"description": ']);
-  });
-
-  it("counts YAML and handler files once their size has held, as a prefix of them may parse", () => {
-    for (const name of ["add.yaml", "add.ts"]) {
+  it("counts a file that may be half-written once it has stopped changing: JSON that does not parse (for the build to report), YAML and handlers (a prefix of them may parse)", () => {
+    for (const [name, text] of [["add.json", '{"description": '], ["add.yaml", "description: v1\n"], ["add.ts", "description: v1\n"]] as const) {
       reported = [];
       const file = path.join(dir, name);
-      writeFileSync(file, "description: v1\n");
+      writeFileSync(file, text);
       writes.changed(file);
       vi.advanceTimersByTime(30);
       expect(reported).toEqual([]);
       vi.advanceTimersByTime(20);
-      expect(reported).toEqual(["description: v1\n"]);
+      expect(reported).toEqual([text]);
     }
   });
 

@@ -131,20 +131,18 @@ export class Subscriptions {
     if (requested.toolsListChanged === true && can.tools) honored.toolsListChanged = true;
     if (requested.promptsListChanged === true && can.prompts) honored.promptsListChanged = true;
     if (requested.resourcesListChanged === true && can.resources) honored.resourcesListChanged = true;
-    const uris = requested.resourceSubscriptions;
-    if (uris !== undefined) {
-      if (!Array.isArray(uris) || !uris.every((uri) => typeof uri === "string")) return '"notifications.resourceSubscriptions" must be an array of strings';
-      if (uris.some((uri: string) => uri.length > MAX_URI_LENGTH)) return `"notifications.resourceSubscriptions" holds a URI longer than ${MAX_URI_LENGTH} characters`;
-      const distinct = [...new Set(uris as string[])];
-      if (distinct.length > this.maxPerClient) return `a listen stream may subscribe to at most ${this.maxPerClient} resources`;
-      if (can.resources) honored.resourceSubscriptions = distinct;
+    if (requested.resourceSubscriptions !== undefined) {
+      const uris = distinctStrings(requested.resourceSubscriptions);
+      if (!uris) return '"notifications.resourceSubscriptions" must be an array of strings';
+      if (uris.some((uri) => uri.length > MAX_URI_LENGTH)) return `"notifications.resourceSubscriptions" holds a URI longer than ${MAX_URI_LENGTH} characters`;
+      if (uris.length > this.maxPerClient) return `a listen stream may subscribe to at most ${this.maxPerClient} resources`;
+      if (can.resources) honored.resourceSubscriptions = uris;
     }
-    const taskIds = requested.taskIds;
-    if (taskIds !== undefined) {
-      if (!Array.isArray(taskIds) || !taskIds.every((task) => typeof task === "string")) return '"notifications.taskIds" must be an array of strings';
-      const distinct = [...new Set(taskIds as string[])];
-      if (distinct.length > this.maxPerClient) return `a listen stream may watch at most ${this.maxPerClient} tasks`;
-      if (taskOwner !== undefined) honored.taskIds = distinct;
+    if (requested.taskIds !== undefined) {
+      const taskIds = distinctStrings(requested.taskIds);
+      if (!taskIds) return '"notifications.taskIds" must be an array of strings';
+      if (taskIds.length > this.maxPerClient) return `a listen stream may watch at most ${this.maxPerClient} tasks`;
+      if (taskOwner !== undefined) honored.taskIds = taskIds;
     }
     const listener = new Listener(id, honored, send, this.listeners, taskOwner);
     this.listeners.add(listener);
@@ -186,6 +184,11 @@ export class Subscriptions {
     const wanted = `${kind}ListChanged` as const;
     for (const listener of this.listeners) if (listener.filter[wanted]) listener.deliver(method, "");
   }
+}
+
+/** The distinct strings of `value`, or undefined when it is not an array of strings. */
+function distinctStrings(value: unknown): string[] | undefined {
+  return Array.isArray(value) && value.every((item) => typeof item === "string") ? [...new Set(value as string[])] : undefined;
 }
 
 /** One `subscriptions/listen` stream (2026 era). */
