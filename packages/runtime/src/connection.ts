@@ -299,7 +299,11 @@ export class Connection implements MethodHost {
   #track(id: RequestId, call: Cancellable): void {
     if (++this.#registrations >= 1024) {
       this.#registrations = 0;
-      this.#inFlight = new Map(this.#inFlight);
+      const replaced = this.#inFlight;
+      this.#inFlight = new Map(replaced);
+      // Emptied too: by now it may sit in the old generation, where the calls it still listed (its live
+      // entries, released later from the copy) would stay reachable until a full GC and get promoted.
+      replaced.clear();
     }
     this.#inFlight.set(id, call);
   }
