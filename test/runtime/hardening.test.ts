@@ -333,6 +333,22 @@ describe("answers to server→client requests", () => {
   });
 });
 
+describe("numeric ids within 2^53", () => {
+  it("come back as the same JSON numbers, in results and in errors", async () => {
+    const p = pipe();
+    const IDS = ["0", "-7", "42", "1e3", "9007199254740991", "-9007199254740991"];
+    for (const id of IDS) {
+      p.write(`{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{"text":"n"},"_meta":{${META}}}}`);
+      const expected = JSON.stringify(JSON.parse(id));
+      const answer = await p.answer(expected);
+      expect(answer.startsWith(`{"jsonrpc":"2.0","id":${expected},"result":{`)).toBe(true);
+      expect((JSON.parse(answer) as { id: unknown }).id).toBe(JSON.parse(id));
+    }
+    p.write(`{"jsonrpc":"2.0","id":-3,"method":"no/such/method","params":{"_meta":{${META}}}}`);
+    expect(await p.answer("-3")).toMatch(/^\{"jsonrpc":"2\.0","id":-3,"error":\{"code":-32601/);
+  });
+});
+
 describe("ids beyond 2^53", () => {
   const BIG = ["9007199254740993", "9223372036854775807", "-9223372036854775809", "123456789012345678901234567890"];
 

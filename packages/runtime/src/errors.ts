@@ -88,5 +88,5 @@ export function errorResponse(id: RequestId | undefined, kind: ErrorKind, messag
 
 /** Serializes a JSON-RPC result response around an already serialized result object. */
 export function resultResponse(id: RequestId, resultJson: string): string {
-  return `{"jsonrpc":"2.0","id":${typeof id === "number" ? id : idJson(id)},"result":${resultJson}}`;
+  return `{"jsonrpc":"2.0","id":${idJson(id)},"result":${resultJson}}`;
 }

@@ -134,9 +134,14 @@ export function exactInteger(literal: string): bigint | undefined {
   return BigInt(sign + digits);
 }
 
-/** An id (or progress token) as JSON text: a bigint with its digits. */
+/**
+ * An id (or progress token) as JSON text: a bigint with its digits. Numbers go through `JSON.stringify`, not
+ * `String()` or a template literal: those keep each number's text in V8's number-string cache, an
+ * old-generation table, so under load every id's string outlived young GCs and was promoted, and the old
+ * generation grew until a full GC.
+ */
 export function idJson(id: string | number | bigint): string {
-  return typeof id === "string" ? JSON.stringify(id) : String(id);
+  return typeof id === "bigint" ? id.toString() : JSON.stringify(id);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
