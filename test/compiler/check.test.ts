@@ -414,7 +414,7 @@ describe("warnings", () => {
     const { input } = (await import(pathToFileURL(path.join(dir, "generated/validators/a.gen.js")).href)) as { input: (value: unknown) => boolean };
     expect(input({ blob: "not json at all", to: "ada@example.com" })).toBe(true);
     expect(input({ blob: "{}", to: "not an address" })).toBe(false);
-    expect((await readFile(path.join(dir, "generated/registry.gen.ts"), "utf8")).includes('"format": "json"')).toBe(true);
+    expect((await readFile(path.join(dir, "generated/registry.gen.ts"), "utf8")).includes('"format":"json"')).toBe(true);
   });
 
   it("a recursive $ref is a note at the ref, through files and inside a tool's own schema; the build goes on", async () => {

@@ -89,7 +89,7 @@ describe("input defaults", () => {
   it("keep the wire schema as written", async () => {
     const { dir } = await compiled();
     const registry = await readFile(path.join(dir, "generated/registry.gen.ts"), "utf8");
-    expect(registry).toContain('"sep": {"type": "string", "default": ","}');
+    expect(registry).toContain('"sep":{"type":"string","default":","}');
   });
 
   it("are filled in through a $ref to a definition, recursive ones included; the shared definition's type stays as written", async () => {

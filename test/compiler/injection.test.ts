@@ -24,16 +24,18 @@ it("hostile names, titles and descriptions stay data in the compiled, imported r
   });
   const script = `const { registry } = await import(${JSON.stringify(path.join(dir, "dist/generated/registry.gen.js"))}); console.log(JSON.stringify(registry));`;
   const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script], { cwd: REPO });
-  const registry = JSON.parse(stdout) as { server: Record<string, string>; instructions: string; tools: { wire: Record<string, unknown> }[] };
+  const registry = JSON.parse(stdout) as { server: Record<string, string>; instructions: string; tools: { wire: string }[] };
+  // A tool's wire metadata is its JSON text, exactly as tools/list sends it.
+  const wire = JSON.parse(registry.tools[0]!.wire) as Record<string, unknown>;
   const server = await readJson<Record<string, string>>(path.join(FIXTURES, "injection/schemas/server.json"));
   const tool = await readJson<Record<string, unknown>>(path.join(FIXTURES, "injection/schemas/tools/evil.json"));
   expect(registry.server.name).toBe(server.name);
   expect(registry.server.title).toBe(server.title);
   expect(registry.instructions).toBe(server.instructions);
-  expect(registry.tools[0]!.wire.title).toBe(tool.title);
-  expect(registry.tools[0]!.wire.description).toBe(tool.description);
-  expect(registry.tools[0]!.wire._meta).toEqual(tool._meta);
-  expect(registry.tools[0]!.wire.inputSchema).toEqual(tool.inputSchema);
+  expect(wire.title).toBe(tool.title);
+  expect(wire.description).toBe(tool.description);
+  expect(wire._meta).toEqual(tool._meta);
+  expect(wire.inputSchema).toEqual(tool.inputSchema);
   // The stub's comment is built so that the description cannot end it.
   expect(await readFile(path.join(dir, "src/handlers/evil.ts"), "utf8")).toContain("end *\\/ `tick`");
 }, 60_000);

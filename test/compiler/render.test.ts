@@ -1,7 +1,8 @@
 // The `jsonBlock` helper of the templates (src/compiler/emit/render.ts): flat where a value fits in about
-// 100 columns, a line per member where it does not.
+// 100 columns, a line per member where it does not. And `jsonText`: JSON.stringify's text as a `String.raw`
+// template, byte for byte.
 import { describe, expect, it } from "vitest";
-import { jsonBlock, jsonLiteral } from "../../dist/compiler/emit/render.js";
+import { jsonBlock, jsonLiteral, jsonText } from "../../dist/compiler/emit/render.js";
 
 /** The layout by its definition: every member laid out first, then the value flat if that fits on one line. */
 function reference(value: unknown, indent = ""): string {
@@ -59,5 +60,26 @@ describe("jsonBlock", () => {
       const indent = " ".repeat(rng.int(0, 40));
       expect(jsonBlock(value, indent)).toBe(reference(value, indent));
     }
+  });
+});
+
+describe("jsonText", () => {
+  const evaluate = (code: string): unknown => new Function(`return ${code}`)();
+
+  it("is JSON.stringify's text exactly, whatever the strings hold", () => {
+    const awkward = ["`", "${x}", "$${", "\\`", "\\${", "a\\", "\\", "\u2028\u2029", "\ud800", "\r\n\t", '"', "$", "{", "}`${`}", "\u0060"];
+    for (const text of awkward) {
+      const value = { description: text, [text]: [text, { nested: text }], __proto__key: 1 };
+      const code = jsonText(value);
+      expect(code.startsWith("String.raw`")).toBe(true);
+      expect(code).not.toContain("\n");
+      expect(evaluate(code)).toBe(JSON.stringify(value));
+    }
+  });
+
+  it("keeps a \"__proto__\" key a key when the text is parsed", () => {
+    const value = JSON.parse('{"properties":{"__proto__":{"type":"string"}}}') as Record<string, unknown>;
+    const parsed = JSON.parse(evaluate(jsonText(value)) as string) as { properties: object };
+    expect(Object.keys(parsed.properties)).toEqual(["__proto__"]);
   });
 });

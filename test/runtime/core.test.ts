@@ -317,7 +317,8 @@ describe("tools/list pagination", () => {
     await h.initialize();
     const reply = await h.conn.handle({ jsonrpc: "2.0", id: 1, method: "tools/list" });
     assertServerMessage(JSON.parse(reply as string), "2025-11-25", { method: "tools/list" });
-    expect(reply).toBe(`{"jsonrpc":"2.0","id":1,"result":{"tools":${JSON.stringify(registry.tools.filter((t) => !t.hidden).map((t) => t.wire))}}}`);
+    const wires = registry.tools.filter((t) => !t.hidden).map((t) => (typeof t.wire === "string" ? (JSON.parse(t.wire) as unknown) : t.wire));
+    expect(reply).toBe(`{"jsonrpc":"2.0","id":1,"result":{"tools":${JSON.stringify(wires)}}}`);
   });
 
   it("sends every tool in one page unless a page size is set", async () => {

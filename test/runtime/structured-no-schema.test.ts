@@ -11,7 +11,7 @@ import { Harness } from "./helpers/core.js";
 /** The fixture's `echo` tool (no outputSchema) with a handler returning `value`. */
 function returning(value: unknown): Registry {
   const echo = registry.tools.find((tool) => tool.name === "echo") as Registry["tools"][number];
-  expect(echo.wire.outputSchema).toBeUndefined();
+  expect((typeof echo.wire === "string" ? (JSON.parse(echo.wire) as Record<string, unknown>) : echo.wire).outputSchema).toBeUndefined();
   return { ...registry, tools: [{ ...echo, handler: async () => ({ default: async () => value }) }] };
 }
 

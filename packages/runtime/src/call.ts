@@ -8,7 +8,7 @@ import type { StateBinding } from "./input.js";
 import { Invocation, isClientError } from "./invocation.js";
 import { Lazy } from "./lazy.js";
 import { isObject } from "./protocol.js";
-import type { ToolEntry, Validate } from "./registry.js";
+import type { ToolEntry, Validate, WireTool } from "./registry.js";
 import { resultResponse } from "./errors.js";
 import { isStructured } from "./structured.js";
 import { describeValidationErrors } from "./validation.js";
@@ -21,22 +21,31 @@ export interface LoadedTool {
 }
 
 /** The runtime's per-tool state. */
-export interface ToolSlot {
-  readonly entry: ToolEntry;
-  /** The tool declares an `outputSchema`: its handler returns a structured value. */
-  readonly structured: boolean;
+export class ToolSlot {
   /** Validators and handler, loaded once (a failed load is retried by the next call). */
   readonly tool: Lazy<LoadedTool>;
-}
+  #wire: Readonly<WireTool> | undefined;
+  #structured: boolean | undefined;
 
-export function toolSlot(entry: ToolEntry): ToolSlot {
-  const tool = new Lazy(() =>
-    Promise.all([entry.validators(), entry.handler()]).then(([validators, module]): LoadedTool => {
-      if (typeof module.default !== "function") throw new TypeError(`the handler module of tool "${entry.name}" has no default-exported function`);
-      return { input: validators.input, output: validators.output, handler: module.default };
-    }),
-  );
-  return { entry, structured: entry.wire.outputSchema !== undefined, tool };
+  constructor(readonly entry: ToolEntry) {
+    this.tool = new Lazy(() =>
+      Promise.all([entry.validators(), entry.handler()]).then(([validators, module]): LoadedTool => {
+        if (typeof module.default !== "function") throw new TypeError(`the handler module of tool "${entry.name}" has no default-exported function`);
+        return { input: validators.input, output: validators.output, handler: module.default };
+      }),
+    );
+  }
+
+  /** The tool's wire metadata; the JSON text of a generated registry is parsed on first use. */
+  get wire(): Readonly<WireTool> {
+    const wire = this.entry.wire;
+    return (this.#wire ??= typeof wire === "string" ? (JSON.parse(wire) as WireTool) : wire);
+  }
+
+  /** The tool declares an `outputSchema`: its handler returns a structured value. */
+  get structured(): boolean {
+    return (this.#structured ??= this.wire.outputSchema !== undefined);
+  }
 }
 
 export class ToolCall extends Invocation {

@@ -4,7 +4,7 @@
  * serialized answers, server→client requests awaiting answers, and who hears about changes. Connections
  * and the requests they run reach it as `Services`; the public `Server` wraps it.
  */
-import { toolSlot, type ToolSlot } from "./call.js";
+import { ToolSlot } from "./call.js";
 import type { Services } from "./context.js";
 import type { Era } from "./era.js";
 import type { ListKind } from "./handler.js";
@@ -53,7 +53,7 @@ export class Core implements Services {
     if (registry.format !== 2) throw new Error(`Unsupported registry format ${String(registry.format)}; rebuild with a matching mcpgen`);
     this.options = resolveServerOptions(options);
     this.requestState = new RequestStateCodec(this.options.requestStateSecret, this.options.requestStateTtlMs, this.options.clock);
-    for (const entry of registry.tools) this.tools.set(entry.name, toolSlot(entry));
+    for (const entry of registry.tools) this.tools.set(entry.name, new ToolSlot(entry));
     this.primitives = new Lazy(() => import("./primitives.js").then(({ Primitives }) => new Primitives(registry)));
     this.kinds = kindsOf(registry);
     this.tasks = new Tasks(this.tools, this.options.tasks, resultServerInfo(registry.server, this.options.resultServerInfo), this.options.bus);

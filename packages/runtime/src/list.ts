@@ -9,7 +9,7 @@
 import { toBase64 } from "./content.js";
 import type { Era } from "./era.js";
 
-/** One listed entry: its registry name (unique within its list) and its wire metadata. */
+/** One listed entry: its registry name (unique within its list) and its wire metadata (or its JSON text). */
 export interface Listed {
   readonly name: string;
   readonly wire: unknown;
@@ -62,7 +62,10 @@ export class Pages {
   private body(start: number): string {
     const { entries } = this.source;
     const end = start + this.pageSize;
-    const items = JSON.stringify(entries.slice(start, end).map((entry) => entry.wire));
+    const items = `[${entries
+      .slice(start, end)
+      .map(({ wire }) => (typeof wire === "string" ? wire : JSON.stringify(wire)))
+      .join(",")}]`;
     const next = entries[end];
     return next ? `${items},"nextCursor":${JSON.stringify(encodeCursor(this.source.cursorPrefix + next.name))}` : items;
   }

@@ -52,8 +52,12 @@ export interface ToolEntry {
   readonly name: string;
   /** Hidden tools are callable but not listed. */
   readonly hidden: boolean;
-  /** The tool's wire metadata, exactly as listed. */
-  readonly wire: Readonly<WireTool>;
+  /**
+   * The tool's wire metadata, exactly as listed: the object, or its JSON text. Generated registries hold the
+   * text (`JSON.stringify`'s): a server then parses none of it at start-up, sends it in `tools/list` as it
+   * is, and parses a tool's metadata only when a call needs a member of it.
+   */
+  readonly wire: Readonly<WireTool> | string;
   /** Loads the tool's validators on first use (a large server does not load them all at start-up). */
   readonly validators: () => Promise<ToolValidators>;
   /** Loads the user's handler module on first use (typed in the generated registry, see `AnyToolHandler`). */
@@ -141,7 +145,7 @@ export interface Registry {
   readonly instructions?: string;
   /**
    * Every tool, hidden ones included, sorted by name. The listed ones' `wire`, in this order, is the
-   * `tools/list` payload; the runtime serializes it once, on the first `tools/list`.
+   * `tools/list` payload; the runtime puts it together once, on the first `tools/list`.
    */
   readonly tools: readonly ToolEntry[];
   /** Static resources, sorted by name (`resources/list`). */

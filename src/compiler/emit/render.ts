@@ -5,6 +5,7 @@
  *   {{jsonBlock x}} the same literal spread over lines (two-space indents), for data a reviewer reads
  *   {{jsonParse x}} the same lines as JSON text that JSON.parse reads at run time, for large data a module
  *                   loads at start-up (V8 reads JSON faster than the same object literal)
+ *   {{jsonText x}}  JSON.stringify's text of x as a string, for data the runtime sends as it is
  *   {{record x}}   an object keyed by user names: a literal copied onto an object without a prototype
  *   {{ident x}}    an identifier, checked against reserved words
  *   {{comment x}}  a JSDoc block that text containing `*\/` cannot end
@@ -73,6 +74,16 @@ export function jsonParse(value: unknown): string {
 }
 
 /**
+ * `String.raw`…`` of `JSON.stringify(value)`: byte for byte the text a list sends. In the raw template only a
+ * backtick and `${` would mean something else; both occur inside JSON strings only, and each is written as a
+ * substitution of itself (a backslash before one is always one of an escaped pair, so it escapes nothing).
+ */
+export function jsonText(value: unknown): string {
+  const text = JSON.stringify(value).replace(/`|\$(?=\{)/g, (c) => (c === "`" ? '${"`"}' : '${"$"}'));
+  return `String.raw\`${text}\``;
+}
+
+/**
  * `value` printed on one line as `jsonBlock` prints it flat (`, ` between members, `: ` after keys), or
  * undefined as soon as it is longer than `width`: a large value is not printed flat only to be refused.
  */
@@ -107,6 +118,7 @@ hbs.registerHelper("json", (value: unknown) => safe(jsonLiteral(value)));
 // A lookup by a user-chosen name ("constructor", "toString") must not find Object.prototype's members.
 hbs.registerHelper("jsonBlock", (value: unknown) => safe(jsonBlock(value)));
 hbs.registerHelper("jsonParse", (value: unknown) => safe(jsonParse(value)));
+hbs.registerHelper("jsonText", (value: unknown) => safe(jsonText(value)));
 hbs.registerHelper("record", (value: unknown) => safe(`Object.assign(Object.create(null), ${jsonLiteral(value)})`));
 hbs.registerHelper("ident", (value: unknown) => safe(ident(String(value))));
 hbs.registerHelper("comment", (value: unknown) => safe(docComment(typeof value === "string" ? value : undefined)));

@@ -124,7 +124,7 @@ export class HttpTransport implements ExchangeHost {
     this.#hosts = new BoundedCache(VERDICTS, (host) => hostAllowed(options, host));
     this.#toolHeaders = new BoundedCache(Math.max(1, tools.size), (tool) => {
       const slot = tools.get(tool);
-      return slot ? paramHeaders(slot.entry.wire) : [];
+      return slot ? paramHeaders(slot.wire) : [];
     });
     if (options.sessions) {
       this.#sweeper = setInterval(() => this.#sweep(), Math.max(10, Math.min(60_000, Math.floor(options.sessionIdleMs / 2))));

@@ -256,7 +256,7 @@ export class Tasks implements TaskBook {
 const TASK_ANSWERS = "tasks:answers";
 
 export function taskSupport(slot: ToolSlot): "forbidden" | "optional" | "required" {
-  return slot.entry.wire.execution?.taskSupport ?? "forbidden";
+  return slot.wire.execution?.taskSupport ?? "forbidden";
 }
 
 function declaresExtension(meta: Record<string, unknown> | undefined): boolean {
