@@ -60,7 +60,8 @@ async function buildFixture(repo, dir, seed, log) {
   transpileTree(dir, "generated");
   transpileTree(dir, path.join("src", "handlers"));
   const { registry } = await import(pathToFileURL(path.join(dir, "build", "generated", "registry.gen.js")).href);
-  const tools = registry.tools.filter((tool) => !tool.hidden).map((tool) => tool.wire);
+  // A generated registry holds each tool's metadata as its JSON text.
+  const tools = registry.tools.filter((tool) => !tool.hidden).map((tool) => (typeof tool.wire === "string" ? JSON.parse(tool.wire) : tool.wire));
   if (tools.length !== 100) throw new Error(`the 100-tool fixture lists ${tools.length} tools`);
   const toolsJson = path.join(dir, "tools.json");
   writeFileSync(toolsJson, JSON.stringify({ server: registry.server, tools }));
