@@ -286,6 +286,31 @@ describe("2025 era: logging/setLevel", () => {
   });
 });
 
+describe("a tool's metadata as JSON text (what generated registries hold)", () => {
+  const echo = registry.tools.find((tool) => tool.name === "echo") as Registry["tools"][number];
+  const base = (typeof echo.wire === "string" ? JSON.parse(echo.wire) : echo.wire) as Record<string, unknown>;
+  const withWire = (wire: string): Registry => ({ ...registry, tools: [{ ...echo, wire }] });
+
+  it("is not parsed at start-up", () => {
+    expect(() => createServer(withWire("{ not JSON, never read until a call needs it"))).not.toThrow();
+  });
+
+  it("tells a task tool from one whose text only mentions the member", async () => {
+    const capabilities = async (r: Registry) => (await new Harness({ registry: r }).initialize()).capabilities as Record<string, unknown>;
+    const mentions = withWire(JSON.stringify({ ...base, description: 'Says "taskSupport" and has none.' }));
+    expect((await capabilities(mentions)).tasks).toBeUndefined();
+    expect((await capabilities(withWire(JSON.stringify({ ...base, execution: { taskSupport: "optional" } })))).tasks).toEqual({
+      list: {},
+      cancel: {},
+      requests: { tools: { call: {} } },
+    });
+    const h = new Harness({ registry: mentions });
+    await h.initialize();
+    expect(Harness.text(await h.call("echo", { text: "hi" }))).toBe("hi");
+    expect((await h.result("tools/list")).tools).toEqual([JSON.parse(mentions.tools[0]!.wire as string)]);
+  });
+});
+
 describe("tools/list pagination", () => {
   for (const era of ["2025-11-25", "2026-07-28"] as const) {
     it(`walks ${era} pages of 5 with opaque cursors`, async () => {

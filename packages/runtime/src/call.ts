@@ -20,12 +20,15 @@ export interface LoadedTool {
   readonly handler: ToolHandler<unknown, unknown>;
 }
 
+type TaskSupport = "forbidden" | "optional" | "required";
+
 /** The runtime's per-tool state. */
 export class ToolSlot {
   /** Validators and handler, loaded once (a failed load is retried by the next call). */
   readonly tool: Lazy<LoadedTool>;
   #wire: Readonly<WireTool> | undefined;
   #structured: boolean | undefined;
+  #taskSupport: TaskSupport | undefined;
 
   constructor(readonly entry: ToolEntry) {
     this.tool = new Lazy(() =>
@@ -45,6 +48,16 @@ export class ToolSlot {
   /** The tool declares an `outputSchema`: its handler returns a structured value. */
   get structured(): boolean {
     return (this.#structured ??= this.wire.outputSchema !== undefined);
+  }
+
+  /**
+   * Whether a call may (`optional`) or must (`required`) run as a task. Asked of every tool at start-up: a
+   * text without the member's name is not parsed for it.
+   */
+  get taskSupport(): TaskSupport {
+    const wire = this.entry.wire;
+    if (typeof wire === "string" && !wire.includes('"taskSupport"')) return "forbidden";
+    return (this.#taskSupport ??= this.wire.execution?.taskSupport ?? "forbidden");
   }
 }
 

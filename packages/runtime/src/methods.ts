@@ -12,7 +12,6 @@ import type { Invocation } from "./invocation.js";
 import type { Primitives } from "./primitives.js";
 import { clip, isObject, LOG_LEVEL_RANK, logLevelRank, MAX_URI_LENGTH, type RequestId } from "./protocol.js";
 import type { SessionTarget } from "./subscriptions.js";
-import { taskSupport } from "./tasks/tasks.js";
 
 /** What the table's handlers use of the connection a request arrived on. */
 export interface MethodHost extends Channel, SessionTarget {
@@ -70,7 +69,7 @@ export const METHODS: ReadonlyMap<string, Method> = new Map<string, Method>([
         const slot = host.services.tools.get(named.name);
         if (!slot) return refuse(ctx.sink, ctx.id, "invalidParams", `Unknown tool: ${clip(named.name)}`);
         // A tool with task support: the task runner decides whether this call becomes a task (tasks/).
-        if (taskSupport(slot) !== "forbidden") return host.services.tasks.call(host, ctx, slot, named.args);
+        if (slot.taskSupport !== "forbidden") return host.services.tasks.call(host, ctx, slot, named.args);
         // 2025-11-25: a tool without task support must not be asked to run as one.
         if (ctx.era === "legacy" && isObject(ctx.params?.task)) {
           return refuse(ctx.sink, ctx.id, "methodNotFound", `Tool "${clip(named.name)}" does not run as a task (its execution.taskSupport is "forbidden"): call it without params.task`);

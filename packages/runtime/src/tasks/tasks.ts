@@ -50,7 +50,7 @@ export class Tasks implements TaskBook {
   ) {
     this.options = options;
     this.store = this.options.store;
-    this.enabled = [...tools.values()].some((slot) => taskSupport(slot) !== "forbidden");
+    this.enabled = [...tools.values()].some((slot) => slot.taskSupport !== "forbidden");
     // A task cancelled anywhere (another process sharing the store) stops its handler here.
     if (this.enabled) {
       this.store.subscribe((record) => {
@@ -79,7 +79,7 @@ export class Tasks implements TaskBook {
     const modern = ctx.era === "modern";
     const requested = modern ? declaresExtension(ctx.meta) : isObject(params?.task);
     if (!requested) {
-      if (taskSupport(slot) === "required") {
+      if (slot.taskSupport === "required") {
         if (modern) {
           return refuse(sink, id, "missingRequiredClientCapability", `Tool "${clip(name)}" runs only as a task: declare the ${TASKS_EXTENSION} extension`, {
             requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
@@ -254,10 +254,6 @@ export class Tasks implements TaskBook {
 
 /** The bus channel of `tasks/update` answers for tasks running on another instance. */
 const TASK_ANSWERS = "tasks:answers";
-
-export function taskSupport(slot: ToolSlot): "forbidden" | "optional" | "required" {
-  return slot.wire.execution?.taskSupport ?? "forbidden";
-}
 
 function declaresExtension(meta: Record<string, unknown> | undefined): boolean {
   const capabilities = meta?.[META_CLIENT_CAPABILITIES];
