@@ -119,6 +119,20 @@ describe("stdio framing", () => {
     expect(lines.map((l) => l.id)).toEqual(["fast", "slow"]);
   });
 
+  it("answers one input chunk's requests in one write, without holding them back for a slower one", async () => {
+    const p = pipe();
+    const writes: string[] = [];
+    const write = p.output.write.bind(p.output);
+    p.output.write = ((chunk: string, ...rest: never[]) => (writes.push(String(chunk)), write(chunk, ...rest))) as typeof p.output.write;
+    p.write([1, 2, 3, 4, 5].map((i) => `${JSON.stringify(call(i, "echo", { text: `t${i}` }))}\n`).join(""));
+    expect((await p.take(5)).map((l) => l.id)).toEqual([1, 2, 3, 4, 5]);
+    expect(writes).toHaveLength(1);
+    p.write(`${JSON.stringify(call("slow", "slow", { steps: 1, delayMs: 40 }))}\n${JSON.stringify(call("fast", "echo", { text: "fast" }))}\n`);
+    expect((await p.take(1))[0]?.id).toBe("fast");
+    expect((await p.take(1))[0]?.id).toBe("slow");
+    expect(writes).toHaveLength(3);
+  });
+
   it("writes request-scoped notifications before the response", async () => {
     const p = pipe();
     p.send(call(1, "slow", { steps: 2, delayMs: 1 }, { progressToken: "t" }));

@@ -45,20 +45,27 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSes
   let partial = "";
   let oversized = false;
 
-  // Messages produced together leave in one write (pipelined calls cost far less). The flush is a
+  // Messages produced together leave in one write (pipelined calls cost far less). What an input chunk
+  // answers at once leaves at the end of the chunk, and the last answer still pending takes everything
+  // waiting with it. Anything else (answers while others are pending, a handler's notifications) leaves on
   // process.nextTick: scheduled from a promise reaction it runs once the microtask queue is empty, so the
-  // answers to every call of an input chunk that settles without I/O go out together, and a lone call does
-  // not wait for the check phase of the event loop (setImmediate) as well. A batch reaching the output's
+  // answers of a chunk that settle without I/O still go out together. A batch reaching the output's
   // high-water mark is flushed at once, so congestion shows up early and a handler looping on
   // ctx.progress() meets backpressure.
   let batch: string[] = [];
   let batchLength = 0;
+  /** Inside `onData`: its end flushes. */
+  let reading = false;
   const batchLimit = output.writableHighWaterMark || 16_384;
-  const write = (message: string): void | Promise<void> => {
+  const queue = (message: string): boolean => {
     batch.push(message);
     batchLength += message.length;
-    if (batchLength >= batchLimit) flushBatch();
-    else if (batch.length === 1) process.nextTick(flushBatch);
+    if (batchLength < batchLimit) return batch.length === 1;
+    flushBatch();
+    return false;
+  };
+  const write = (message: string): void | Promise<void> => {
+    if (queue(message) && !reading) process.nextTick(flushBatch);
     return drained;
   };
   const flushBatch = (): void => {
@@ -94,7 +101,11 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSes
     else if (input.isPaused()) input.resume();
   };
   const reply = (response: string | undefined): void => {
-    if (response !== undefined) write(response);
+    if (answering === 1) {
+      // The last answer pending: it leaves now, with whatever waits, instead of on the next tick.
+      if (response !== undefined) queue(response);
+      flushBatch();
+    } else if (response !== undefined) write(response);
     answered();
   };
   const crash = (error: unknown): void => {
@@ -132,6 +143,16 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSes
   };
 
   const onData = (chunk: string): void => {
+    reading = true;
+    try {
+      readLines(chunk);
+    } finally {
+      reading = false;
+    }
+    if (answering === 0) flushBatch();
+    else if (batch.length > 0) process.nextTick(flushBatch);
+  };
+  const readLines = (chunk: string): void => {
     let start = 0;
     let newline: number;
     while ((newline = chunk.indexOf("\n", start)) !== -1) {
