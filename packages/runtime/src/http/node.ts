@@ -51,17 +51,11 @@ export async function serve(server: Server, options: ServeOptions = {}): Promise
       let open = responding.get(req.socket);
       if (!open) responding.set(req.socket, (open = new Set()));
       open.add(res);
-      res.once("close", () => {
-        open.delete(res);
-        if (open.size === 0) idle.get(req.socket)?.();
-      });
-      const output = transport.handle(toInput(req, res));
-      if (output instanceof Promise) {
-        output.then(
-          (answer) => write(res, answer),
-          () => fail(res),
-        );
-      } else write(res, output);
+      const input = new NodeInput(req, res, open, idle);
+      res.on("close", input.closed);
+      const output = transport.handle(input);
+      if (output instanceof Promise) output.then(input.answer, input.fail);
+      else write(res, output);
     },
   );
   // Responses not yet finished, per connection, and what to do once there are none left.
@@ -122,23 +116,53 @@ function defaultHosts(host: string): string[] {
   return hosts;
 }
 
-function toInput(req: IncomingMessage, res: ServerResponse): HttpInput {
-  const url = req.url ?? "/";
-  const query = url.indexOf("?");
-  return {
-    method: req.method ?? "GET",
-    path: query === -1 ? url : url.slice(0, query),
-    header: (name) => {
-      const value = req.headers[name];
-      return value === undefined ? undefined : Array.isArray(value) ? value.join(", ") : value;
-    },
-    text: (limit) => readBody(req, limit),
-    onDisconnect: (listener) => {
-      res.once("close", () => {
-        if (!res.writableFinished) listener();
-      });
-    },
+/**
+ * One request and its response, as the transport sees them. The methods are bound once, here, so that a
+ * request costs this object and not a closure per method and per `close` listener.
+ */
+class NodeInput implements HttpInput {
+  readonly method: string;
+  readonly path: string;
+  /** Told when the client goes away before the response is complete. */
+  #disconnect: (() => void)[] | undefined;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    /** The connection's responses not yet finished (this one among them). */
+    private readonly open: Set<ServerResponse>,
+    private readonly idle: WeakMap<Socket, () => void>,
+  ) {
+    const url = req.url ?? "/";
+    const query = url.indexOf("?");
+    this.method = req.method ?? "GET";
+    this.path = query === -1 ? url : url.slice(0, query);
+  }
+
+  header = (name: string): string | undefined => {
+    const value = this.req.headers[name];
+    return value === undefined ? undefined : Array.isArray(value) ? value.join(", ") : value;
   };
+
+  text(limit: number): Promise<string> {
+    return readBody(this.req, limit);
+  }
+
+  onDisconnect(listener: () => void): void {
+    (this.#disconnect ??= []).push(listener);
+  }
+
+  /** The response's `close`: the connection has one response fewer, and an unfinished one was abandoned. */
+  readonly closed = (): void => {
+    const { res, open } = this;
+    open.delete(res);
+    if (open.size === 0) this.idle.get(this.req.socket)?.();
+    if (this.#disconnect && !res.writableFinished) for (const listener of this.#disconnect) listener();
+  };
+
+  readonly answer = (output: HttpOutput): void => write(this.res, output);
+
+  readonly fail = (): void => fail(this.res);
 }
 
 /**
