@@ -9,7 +9,7 @@ import { requireAppliedDefaults } from "./defaults.js";
 import { pointerGet, pointerParse } from "./diagnostics.js";
 import { typeName } from "./names.js";
 import type { RefResolver } from "./refs.js";
-import { walkSchema, type SchemaNode, type TypeUnit } from "./schema-walk.js";
+import { copyJson, walkSchema, type SchemaNode, type TypeUnit } from "./schema-walk.js";
 
 interface Unit {
   name: string;
@@ -87,7 +87,7 @@ function assignNames(units: Unit[]): void {
 /** A copy for json-schema-to-typescript: refs become named types (`tsType`), nested titles go. */
 function typeSchema(schema: unknown, at: string, refName: (ref: string, site: string) => string): SchemaNode | boolean {
   if (typeof schema === "boolean") return schema;
-  const copy = structuredClone(schema) as SchemaNode;
+  const copy = copyJson(schema) as SchemaNode;
   walkSchema(copy, at, (node, site) => {
     if (node !== copy) delete node.title;
     delete node.$defs;

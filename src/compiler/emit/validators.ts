@@ -10,7 +10,7 @@ import { ajvDiagnostics, CALL_KEYWORD, createAjv, KNOWN_FORMATS, REGEXP_MODULE, 
 import { cacheKey, type Cache } from "../cache.js";
 import { pointerGet, pointerJoin, type Diagnostic } from "../diagnostics.js";
 import type { ToolIR } from "../ir.js";
-import { walkSchema, type SchemaNode } from "../schema-walk.js";
+import { copyJson, walkSchema, type SchemaNode } from "../schema-walk.js";
 import { OBJECT_LITERAL_PROTO } from "../names.js";
 import { hasAppliedDefaults, onlyAppliedDefaults, withoutDefaults } from "../defaults.js";
 import { container } from "../bundle.js";
@@ -108,7 +108,7 @@ export function compileModule(request: Request, cache: Cache, onlyCached = false
     }
     for (const { against, value, at } of request.examples ?? []) {
       const validate = refs[against] && ajv.getSchema(against);
-      if (!validate || validate(structuredClone(value))) continue;
+      if (!validate || validate(copyJson(value))) continue;
       diagnostics.push(
         ...ajvDiagnostics(validate.errors, file, "").map((d) => ({
           file,
@@ -132,7 +132,7 @@ export function compileModule(request: Request, cache: Cache, onlyCached = false
 function withCalls(schema: SchemaNode, dialect: Dialect, calls: Record<string, string> | undefined): SchemaNode {
   if (!calls || !Object.keys(calls).length) return schema;
   if (calls[""] !== undefined) return { [CALL_KEYWORD]: calls[""] };
-  const copy = structuredClone(schema);
+  const copy = copyJson(schema);
   for (const [pointer, target] of Object.entries(calls)) {
     const node = pointerGet(copy, pointer) as SchemaNode;
     delete node.$ref;
@@ -261,7 +261,7 @@ function hoistedExports(code: string): string {
  */
 function protoAsPattern(schema: SchemaNode): SchemaNode {
   if (!JSON.stringify(schema).includes('"__proto__"')) return schema;
-  const copy = structuredClone(schema);
+  const copy = copyJson(schema);
   walkSchema(copy, "", (node) => {
     const properties = node.properties;
     if (properties === null || typeof properties !== "object" || !Object.hasOwn(properties, "__proto__")) return;
