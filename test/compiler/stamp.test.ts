@@ -120,6 +120,35 @@ describe("files untouched since the last build", () => {
     await build({ cwd: dir, cache: false });
     expect(incremental).toEqual(await readTree(path.join(dir, "generated")));
   });
+
+  it("leave the output the same as a build from scratch when an edit renames shared types of other tools", async () => {
+    // geo.json's countryCode is reached by nobody at first; once pay refers to it, it and common.json's
+    // countryCode (which ship reaches through address.json) both want the name CountryCode, and both fall
+    // back to the longer names: an edit of pay changes the types of ship.
+    await writeFile(path.join(dir, "schemas/defs/geo.json"), JSON.stringify({ $defs: { countryCode: { type: "string", minLength: 2 } } }));
+    await rebuild();
+    const fromScratch = async () => {
+      const incremental = await readTree(path.join(dir, "generated"));
+      await rm(path.join(dir, "generated"), { recursive: true });
+      await build({ cwd: dir, cache: false });
+      expect(incremental).toEqual(await readTree(path.join(dir, "generated")));
+      return incremental.get("types.gen.ts")!;
+    };
+    expect(await fromScratch()).toContain("export type CountryCode = string");
+    await rebuild(); // the output folder is the scratch build's: the stamp no longer holds, the cache does
+
+    await editPay((tool) => (tool.inputSchema.properties.origin = { $ref: "../defs/geo.json#/$defs/countryCode" }));
+    expect((await rebuild()).updated).toContain("generated/types.gen.ts");
+    const renamed = await fromScratch();
+    expect(renamed).toContain("export type CommonCountryCode = string");
+    expect(renamed).toContain("export type GeoCountryCode = string");
+    expect(renamed).not.toContain("export type CountryCode =");
+    await rebuild();
+
+    await editPay((tool) => delete tool.inputSchema.properties.origin);
+    await rebuild();
+    expect(await fromScratch()).toContain("export type CountryCode = string");
+  });
 });
 
 describe("tool files that passed their own checks before", () => {
