@@ -5,6 +5,7 @@
  * the root keeps its `"type": "object"`) and ref-free type units for json-schema-to-typescript, plus
  * diagnostics. Refs resolve in `refs.ts`; type units are named in `units.ts`.
  */
+import { createHash } from "node:crypto";
 import { bundle, type Origin, type Root } from "./bundle.js";
 import type { Checked, CheckedTool } from "./check.js";
 import { isWarning, type Diagnostic } from "./diagnostics.js";
@@ -20,6 +21,11 @@ export type { TypeUnit } from "./schema-walk.js";
 
 export interface NormalizedTool {
   tool: CheckedTool;
+  /**
+   * A digest of everything the tool's normalized form and IR are made from: its file (path and bytes), its
+   * dialect and hints, and every defs file. Work per tool after this stage can be kept by it.
+   */
+  digest: string;
   annotations: Hints;
   inputSchema: SchemaNode;
   outputSchema: SchemaNode | undefined;
@@ -38,24 +44,52 @@ export interface Normalized {
   typeUnits: TypeUnit[];
 }
 
-export function normalize(checked: Checked): { normalized: Normalized; diagnostics: Diagnostic[] } {
+/** A tool's wire schemas as `bundle` made them, kept between builds by the tool's digest (see `NormalizeMemo`). */
+export interface Bundled {
+  input: SchemaNode;
+  output: SchemaNode | undefined;
+  uses: string[];
+  origins: NormalizedTool["origins"];
+}
+
+/**
+ * What earlier builds bundled, by the tool's digest: a tool whose file and defs are as they were is not
+ * resolved and bundled again (only tools that gave no diagnostic at all are remembered). The wire schemas
+ * are JSON, so what is remembered prints the same bytes.
+ */
+export interface NormalizeMemo {
+  get(digest: string): Bundled | undefined;
+  set(digest: string, bundled: Bundled): void;
+}
+
+export function normalize(checked: Checked, memo?: NormalizeMemo): { normalized: Normalized; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const errors = () => diagnostics.filter((d) => !isWarning(d)).length;
   const refs = new RefResolver(checked.defs, diagnostics);
   const units = new TypeUnits(refs);
   const resolve = refs.resolve.bind(refs);
+  const defs = JSON.stringify(checked.defs.map((d) => [d.doc.url, d.doc.file, d.doc.digest, d.dialect]));
 
   const tools: NormalizedTool[] = [];
   for (const tool of checked.tools) {
     const file = tool.file;
     const base = typeName(file.name);
-    const before = errors();
+    const digest = createHash("sha256").update(JSON.stringify([file.doc.url, file.doc.file, file.doc.digest, tool.dialect, tool.hints, defs])).digest("hex");
+    const rootOf = (which: "input" | "output", schema: unknown): Root => ({ key: `tool:${file.name}:${which}`, schema, url: file.doc.url, file: file.doc.file, at: `/${which}Schema` });
+    const kept = memo?.get(digest);
+    if (kept) {
+      units.addRoot(rootOf("input", file.inputSchema), `${base}Input`);
+      if (file.outputSchema !== undefined) units.addRoot(rootOf("output", file.outputSchema), `${base}Output`);
+      tools.push({ tool, digest, annotations: tool.hints, inputSchema: kept.input, outputSchema: kept.output, inputType: `${base}Input`, outputType: kept.output ? `${base}Output` : undefined, uses: kept.uses, origins: kept.origins });
+      continue;
+    }
+    const before = diagnostics.length;
     const uses = new Set<string>();
     const origins: NormalizedTool["origins"] = { input: {}, output: {} };
     const make = (which: "input" | "output"): SchemaNode | undefined => {
       const schema = which === "input" ? file.inputSchema : file.outputSchema;
       if (schema === undefined) return undefined;
-      const root: Root = { key: `tool:${file.name}:${which}`, schema, url: file.doc.url, file: file.doc.file, at: `/${which}Schema` };
+      const root = rootOf(which, schema);
       // Every ref the file holds must resolve, reached or not; the wire schema carries only those reached.
       const unresolved = errors();
       refs.resolveAll(root);
@@ -72,9 +106,12 @@ export function normalize(checked: Checked): { normalized: Normalized; diagnosti
     };
     const input = make("input");
     const output = make("output");
-    if (errors() !== before || !input) continue;
+    if (diagnostics.slice(before).some((d) => !isWarning(d)) || !input) continue;
+    // Remembered as JSON (what a later build reads back), and only when there was nothing to say.
+    if (diagnostics.length === before) memo?.set(digest, { input, output, uses: [...uses].sort(), origins });
     tools.push({
       tool,
+      digest,
       annotations: tool.hints,
       inputSchema: input,
       outputSchema: output,
