@@ -14,7 +14,7 @@ import { typeName } from "./names.js";
 import { normalizePrimitives, type NormalizedPrimitives } from "./normalize-primitives.js";
 import { RefResolver } from "./refs.js";
 import type { SchemaNode, TypeUnit } from "./schema-walk.js";
-import { TypeUnits } from "./units.js";
+import { TypeUnits, type KeptUnits } from "./units.js";
 
 /** A named TypeScript type to generate, from a schema whose `$ref`s are already replaced by type names. */
 export type { TypeUnit } from "./schema-walk.js";
@@ -44,18 +44,23 @@ export interface Normalized {
   typeUnits: TypeUnit[];
 }
 
-/** A tool's wire schemas as `bundle` made them, kept between builds by the tool's digest (see `NormalizeMemo`). */
+/**
+ * A tool as normalize made it, kept between builds by the tool's digest (see `NormalizeMemo`): its wire
+ * schemas as `bundle` made them, and the type units cut from its own schemas (`TypeUnits.ownUnits`).
+ */
 export interface Bundled {
   input: SchemaNode;
   output: SchemaNode | undefined;
   uses: string[];
   origins: NormalizedTool["origins"];
+  units: KeptUnits;
 }
 
 /**
- * What earlier builds bundled, by the tool's digest: a tool whose file and defs are as they were is not
- * resolved and bundled again (only tools that gave no diagnostic at all are remembered). The wire schemas
- * are JSON, so what is remembered prints the same bytes.
+ * What earlier builds normalized, by the tool's digest: a tool whose file and defs are as they were is not
+ * resolved, bundled or cut into type units again (only tools that gave no diagnostic at all are
+ * remembered). It is JSON, so what is remembered prints the same bytes. The names of the type units are
+ * decided over all of them in every build.
  */
 export interface NormalizeMemo {
   get(digest: string): Bundled | undefined;
@@ -71,6 +76,7 @@ export function normalize(checked: Checked, memo?: NormalizeMemo): { normalized:
   const defs = JSON.stringify(checked.defs.map((d) => [d.doc.url, d.doc.file, d.doc.digest, d.dialect]));
 
   const tools: NormalizedTool[] = [];
+  const remember: { digest: string; name: string; bundled: Omit<Bundled, "units"> }[] = [];
   for (const tool of checked.tools) {
     const file = tool.file;
     const base = typeName(file.name);
@@ -78,8 +84,7 @@ export function normalize(checked: Checked, memo?: NormalizeMemo): { normalized:
     const rootOf = (which: "input" | "output", schema: unknown): Root => ({ key: `tool:${file.name}:${which}`, schema, url: file.doc.url, file: file.doc.file, at: `/${which}Schema` });
     const kept = memo?.get(digest);
     if (kept) {
-      units.addRoot(rootOf("input", file.inputSchema), `${base}Input`);
-      if (file.outputSchema !== undefined) units.addRoot(rootOf("output", file.outputSchema), `${base}Output`);
+      units.keep(kept.units);
       tools.push({ tool, digest, annotations: tool.hints, inputSchema: kept.input, outputSchema: kept.output, inputType: `${base}Input`, outputType: kept.output ? `${base}Output` : undefined, uses: kept.uses, origins: kept.origins });
       continue;
     }
@@ -108,7 +113,7 @@ export function normalize(checked: Checked, memo?: NormalizeMemo): { normalized:
     const output = make("output");
     if (diagnostics.slice(before).some((d) => !isWarning(d)) || !input) continue;
     // Remembered as JSON (what a later build reads back), and only when there was nothing to say.
-    if (diagnostics.length === before) memo?.set(digest, { input, output, uses: [...uses].sort(), origins });
+    if (diagnostics.length === before && memo) remember.push({ digest, name: file.name, bundled: { input, output, uses: [...uses].sort(), origins } });
     tools.push({
       tool,
       digest,
@@ -124,5 +129,7 @@ export function normalize(checked: Checked, memo?: NormalizeMemo): { normalized:
   for (const d of checked.defs) refs.resolveAll(refs.defRoot(d.doc.url)!);
   const primitives = normalizePrimitives(checked.primitives);
   if (errors()) return { normalized: { tools: [], primitives, typeUnits: [] }, diagnostics };
-  return { normalized: { tools, primitives, typeUnits: [...units.build(), ...primitives.typeUnits] }, diagnostics };
+  const typeUnits = [...units.build(), ...primitives.typeUnits];
+  for (const { digest, name, bundled } of remember) memo!.set(digest, { ...bundled, units: units.ownUnits(name) });
+  return { normalized: { tools, primitives, typeUnits }, diagnostics };
 }

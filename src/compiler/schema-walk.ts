@@ -127,5 +127,8 @@ export function walkSchema(
 /** A schema that becomes one named TypeScript type. */
 export interface TypeUnit {
   name: string;
-  schema: SchemaNode | boolean;
+  /** A digest of what its declaration is made from: the name and the schema json-schema-to-typescript reads. */
+  digest: string;
+  /** That schema, made when asked for: most builds take the declaration from the cache by `digest`. */
+  schema(): SchemaNode | boolean;
 }

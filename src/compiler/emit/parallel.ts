@@ -27,10 +27,17 @@ export interface WorkerResult {
   entries: [string, string][];
 }
 
+/** A batch as a worker thread gets it: each unit's schema made (a function does not cross threads). */
+export interface WorkerBatch {
+  modules: Batch["modules"];
+  units: { name: string; digest: string; schema: ReturnType<TypeUnit["schema"]> }[];
+}
+
 /** In a worker thread: compiles `batch`, handing back the cache entries made. */
-export async function compileInWorker(batch: Batch): Promise<WorkerResult> {
+export async function compileInWorker(batch: WorkerBatch): Promise<WorkerResult> {
   const cache = new MemoryCache();
-  return { compiled: await compileBatch(batch, cache), entries: [...cache.entries] };
+  const units = batch.units.map(({ name, digest, schema }): TypeUnit => ({ name, digest, schema: () => schema }));
+  return { compiled: await compileBatch({ modules: batch.modules, units }, cache), entries: [...cache.entries] };
 }
 
 /** Below this many tools and units, starting threads costs more than it saves. */
@@ -84,7 +91,8 @@ async function compileMisses(batch: Batch, cache: Cache, jobs: number | undefine
 /** Compiles `batch` on a worker thread; the entries it made go into `cache`. */
 function inWorker(batch: Batch, cache: Cache): Promise<Compiled> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL("./worker.js", import.meta.url), { workerData: batch });
+    const workerData: WorkerBatch = { modules: batch.modules, units: batch.units.map((u) => ({ name: u.name, digest: u.digest, schema: u.schema() })) };
+    const worker = new Worker(new URL("./worker.js", import.meta.url), { workerData });
     worker.once("message", ({ compiled, entries }: WorkerResult) => {
       for (const [key, value] of entries) cache.set(key, value);
       resolve(compiled);

@@ -19,22 +19,21 @@ const options: Partial<Options> = {
 
 /** A unit's declaration; with `onlyCached`, undefined unless the cache has it. */
 export async function emitTypeUnit(unit: TypeUnit, cache: Cache, onlyCached = false): Promise<Code | undefined> {
-  const key = cacheKey("types", unit);
+  const key = cacheKey("types", unit.name, unit.digest);
   let code = cache.get(key);
   if (code === undefined) {
     if (onlyCached) return undefined;
-    code = await compileUnit(unit);
+    code = await compileUnit(unit.name, unit.schema());
     cache.set(key, code);
   }
   return { code };
 }
 
-async function compileUnit(unit: TypeUnit): Promise<string> {
-  const own = unit.schema;
-  if (typeof own === "boolean") return `export type ${unit.name} = ${own ? "unknown" : "never"};`;
+async function compileUnit(name: string, own: JSONSchema4 | boolean): Promise<string> {
+  if (typeof own === "boolean") return `export type ${name} = ${own ? "unknown" : "never"};`;
   // The unit's name wins over any title of its own: names are decided by mcpgen, not by jstt.
-  const schema = () => shadowOwnKeys({ ...own, title: unit.name }) as JSONSchema4;
-  return indent((await compileSchema(schema, unit.name)).replaceAll(OWN_KEY_STANDIN, "hasOwnProperty"));
+  const schema = () => shadowOwnKeys({ ...own, title: name }) as JSONSchema4;
+  return indent((await compileSchema(schema, name)).replaceAll(OWN_KEY_STANDIN, "hasOwnProperty"));
 }
 
 /** json-schema-to-typescript's stages (CommonJS modules under its dist/src/), for `compileSchema`. */
