@@ -10,17 +10,17 @@
  */
 import { createHash } from "node:crypto";
 import path from "node:path";
-import type { Cache } from "../cache.js";
+import { cacheKey, type Cache } from "../cache.js";
 import { rel, type BuildConfig } from "../config.js";
 import type { Diagnostic } from "../diagnostics.js";
 import type { ServerIR, ToolIR } from "../ir.js";
 import { compileAll } from "./parallel.js";
-import { compileModule, compileShared, moduleKey, sharedKey, toolRequest, type Request, type ValidatorModule } from "./validators.js";
+import { compileModule, compileShared, moduleKeyOf, requestDigest, sharedKey, toolRequest, type Request, type ValidatorModule } from "./validators.js";
 import { planShared } from "./shared.js";
 import { registryView } from "./registry.js";
 import { hasAppliedDefaults } from "../defaults.js";
 import { clientView } from "./client.js";
-import { render } from "./render.js";
+import { jsonParse, render, type Code } from "./render.js";
 
 /** A named export of a validator module, with its doc comment. */
 type Export = { name: string; doc: string };
@@ -83,20 +83,39 @@ export async function emit(
     diagnostics.push(...found);
     if (module) validatorFile(base, `the shared definitions of ${request.file}`, module, exports, [request.file]);
   }
+  // What a tool's emit makes of its IR alone, kept by the IR's digest: the digest of its validator request
+  // (but the calls) and its registry entry's wire metadata, printed. Only tools without diagnostics.
+  const printed: Code[] = [];
   for (const tool of ir.tools) {
-    const { request, diagnostics: found } = toolRequest(tool, shared.calls.get(tool.name));
-    diagnostics.push(...found);
-    if (!request) continue;
+    const calls = shared.calls.get(tool.name);
+    const memoKey = cacheKey("tool emit", tool.digest);
+    const kept = cache.get(memoKey);
+    let request: Request | undefined;
+    let made: { request: string; wire: string };
+    if (kept !== undefined) made = JSON.parse(kept) as typeof made;
+    else {
+      const { request: fresh, diagnostics: found } = toolRequest(tool, calls);
+      diagnostics.push(...found);
+      const wire = jsonParse(tool.wire);
+      if (!fresh) {
+        printed.push({ code: wire });
+        continue;
+      }
+      request = fresh;
+      made = { request: requestDigest(fresh), wire };
+      cache.set(memoKey, JSON.stringify(made));
+    }
+    printed.push({ code: made.wire });
     const exports: Export[] = [{ name: "input", doc: `the arguments of tool ${tool.name}` }];
     if (tool.outputType) exports.push({ name: "output", doc: `the structured output of tool ${tool.name}` });
     const base = `validators/${tool.name}`;
-    const key = moduleKey(request);
+    const key = moduleKeyOf(made.request, calls);
     const filesKey = createHash("sha256").update(JSON.stringify([key, header(tool.sources), exports])).digest("hex");
     for (const file of [`${base}.gen.js`, `${base}.gen.d.ts`]) keys.set(file, filesKey);
     if (previous.get(`${base}.gen.js`) === filesKey && previous.get(`${base}.gen.d.ts`) === filesKey) {
       untouched.add(`${base}.gen.js`).add(`${base}.gen.d.ts`);
       cache.keep(key);
-    } else toCompile.push({ tool, base, exports, request, key });
+    } else toCompile.push({ tool, base, exports, request: request ?? toolRequest(tool, calls).request!, key });
   }
   const compiled = await compileAll({ modules: toCompile.map(({ request, key }) => ({ request, key })), units: ir.typeUnits }, cache, config.jobs);
   for (const [i, { tool, base, exports }] of toCompile.entries()) {
@@ -170,7 +189,7 @@ export async function emit(
     prompts: ir.prompts.map((p) => withArguments("prompt", "Prompt", p, p.argumentsType, "prompts", "prompt-handler.ts")),
   };
   const handlerImport = (file: string) => `${handlersImport}/${file.replace(/\.ts$/, ".js")}`;
-  files.set("registry.gen.ts", render("registry.gen.ts", { ...header(ir.sources), ...registryView(ir, contract, handlerImport) }));
+  files.set("registry.gen.ts", render("registry.gen.ts", { ...header(ir.sources), ...registryView(ir, contract, handlerImport, printed) }));
   files.set("handlers.gen.ts", render("handlers.gen.ts", { ...header(ir.sources), primitives, ...contract }));
   files.set("server.gen.ts", render("server.gen.ts", header(ir.sources)));
   if (config.client) files.set("client.gen.ts", render("client.gen.ts", { ...header(ir.sources), ...clientView(ir) }));

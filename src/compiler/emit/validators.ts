@@ -3,6 +3,7 @@
  * template (variables) and per prompt (arguments). ajv still prints `require("…")` for its runtime helpers
  * in ESM mode (ajv issues #2209, #1976); those become imports. Also checks tools' `examples`.
  */
+import { createHash } from "node:crypto";
 import standaloneModule from "ajv/dist/standalone/index.js";
 import type { Ajv, ValidateFunction } from "ajv";
 import type { Dialect } from "../ajv.js";
@@ -72,9 +73,23 @@ export function toolRequest(tool: ToolIR, calls?: Calls): { request?: Request; d
   return { request: { file, dialect: tool.dialect, schemas, ...defaults, examples, ...(calls && { calls }) }, diagnostics };
 }
 
-/** The cache key of a module: everything its code depends on. */
+/**
+ * The cache key of a module: everything its code depends on. In two parts: the request but its calls (which
+ * depend on every tool, see emit/shared.ts), as a digest a tool's emit can keep, and the calls.
+ */
 export function moduleKey(request: Request): string {
-  return cacheKey("validator", request.dialect, request.coerce ?? false, request.defaults ?? "", request.schemas, request.examples ?? [], request.calls ?? {});
+  return moduleKeyOf(requestDigest(request), request.calls);
+}
+
+/** `moduleKey` of a request whose `requestDigest` is known. */
+export function moduleKeyOf(digest: string, calls: Calls | undefined): string {
+  return cacheKey("validator", digest, calls ?? {});
+}
+
+/** What a module is made from but its calls, as a digest. */
+export function requestDigest(request: Request): string {
+  const { dialect, coerce = false, defaults = "", schemas, examples = [] } = request;
+  return createHash("sha256").update(JSON.stringify([dialect, coerce, defaults, schemas, examples])).digest("hex");
 }
 
 /**
