@@ -73,7 +73,9 @@ export function normalize(checked: Checked, memo?: NormalizeMemo): { normalized:
   const refs = new RefResolver(checked.defs, diagnostics);
   const units = new TypeUnits(refs);
   const resolve = refs.resolve.bind(refs);
-  const defs = JSON.stringify(checked.defs.map((d) => [d.doc.url, d.doc.file, d.doc.digest, d.dialect]));
+  const defs = createHash("sha256")
+    .update(JSON.stringify(checked.defs.map((d) => [d.doc.url, d.doc.file, d.doc.digest, d.dialect])))
+    .digest("hex");
 
   const tools: NormalizedTool[] = [];
   const remember: { digest: string; name: string; bundled: Omit<Bundled, "units"> }[] = [];

@@ -92,7 +92,8 @@ export async function emit(
     const kept = cache.get(memoKey);
     let request: Request | undefined;
     let made: { request: string; wire: string };
-    if (kept !== undefined) made = JSON.parse(kept) as typeof made;
+    // Kept as the request digest (hex), a line break, and the printed entry as it is: no JSON to decode.
+    if (kept !== undefined) made = { request: kept.slice(0, kept.indexOf("\n")), wire: kept.slice(kept.indexOf("\n") + 1) };
     else {
       const { request: fresh, diagnostics: found } = toolRequest(tool, calls);
       diagnostics.push(...found);
@@ -103,7 +104,7 @@ export async function emit(
       }
       request = fresh;
       made = { request: requestDigest(fresh), wire };
-      cache.set(memoKey, JSON.stringify(made));
+      cache.set(memoKey, `${made.request}\n${made.wire}`);
     }
     printed.push({ code: made.wire });
     const exports: Export[] = [{ name: "input", doc: `the arguments of tool ${tool.name}` }];
