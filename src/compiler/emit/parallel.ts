@@ -74,6 +74,12 @@ export async function compileAll(batch: Batch, cache: Cache, jobs?: number): Pro
 async function compileMisses(batch: Batch, cache: Cache, jobs: number | undefined): Promise<Compiled> {
   const work = batch.modules.length + batch.units.length;
   const threads = Math.min(jobs ?? (work < PARALLEL_FROM ? 1 : defaultThreads()), work);
+  if (threads < 2 && jobs === undefined && availableParallelism() >= 2 && Math.min(batch.modules.length, batch.units.length) >= PARALLEL_FROM) {
+    // Started first: the validators then keep the main thread busy until they are all compiled.
+    const types = typesInWorker(batch.units, cache);
+    const { validators } = await compileBatch({ modules: batch.modules, units: [] }, cache);
+    return { validators, types: await types };
+  }
   if (threads < 2) return compileBatch(batch, cache);
   // Round-robin shares balance large and small schemas; the main thread takes share 0.
   const share = <T>(list: T[], i: number) => list.filter((_, j) => j % threads === i);
@@ -86,6 +92,26 @@ async function compileMisses(batch: Batch, cache: Cache, jobs: number | undefine
   const merge = <T>(pick: (c: Compiled) => T[], length: number) =>
     Array.from({ length }, (_, j) => pick(parts[j % threads]!)[Math.floor(j / threads)]!);
   return { validators: merge((c) => c.validators, batch.modules.length), types: merge((c) => c.types, batch.units.length) };
+}
+
+/**
+ * The type units on a thread of their own, while the main thread compiles the validators: what a large
+ * build does on 2 CPUs, where one compile thread is the default (see `defaultThreads`). The two kinds of
+ * work share nothing, and the thread loads json-schema-to-typescript alone, not ajv (types-worker.ts).
+ * A cold build of the 1,000-tool reference fixture: see BENCHMARKS.md, "Build speed".
+ */
+function typesInWorker(units: TypeUnit[], cache: Cache): Promise<Code[]> {
+  return new Promise((resolve, reject) => {
+    const workerData: Pick<WorkerBatch, "units"> = { units: units.map((u) => ({ name: u.name, digest: u.digest, schema: u.schema() })) };
+    const worker = new Worker(new URL("./types-worker.js", import.meta.url), { workerData });
+    worker.once("message", ({ types, entries }: { types: Code[]; entries: [string, string][] }) => {
+      for (const [key, value] of entries) cache.set(key, value);
+      resolve(types);
+      void worker.terminate();
+    });
+    worker.once("error", reject);
+    worker.once("exit", (code) => code !== 0 && reject(new Error(`a compile worker exited with code ${code}`)));
+  });
 }
 
 /** Compiles `batch` on a worker thread; the entries it made go into `cache`. */
