@@ -38,7 +38,8 @@ export function compilerFingerprint(): string {
     hash.update(readFileSync(require.resolve(`${pkg}/package.json`)));
   }
   const ext = path.extname(fileURLToPath(import.meta.url)); // .js when built, .ts when run from source
-  for (const module of ["./ajv", "./emit/types", "./emit/validators", "./emit/shared", "./defaults"]) {
+  // units.ts too: a type unit's cache key is its shape's digest and names, not the schema they make.
+  for (const module of ["./ajv", "./emit/types", "./emit/validators", "./emit/shared", "./defaults", "./units"]) {
     hash.update(readFileSync(new URL(module + ext, import.meta.url)));
   }
   hash.update(readFileSync(new URL("../../package.json", import.meta.url)));

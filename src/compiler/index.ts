@@ -64,8 +64,11 @@ interface Memos {
 
 /** The memos of a build, kept in its cache (entries of mcpgen's own code only: `codeDigest`). */
 function memos(cache: Cache): Memos {
-  const checkedKey = (doc: SourceDoc) => cacheKey("checked", codeDigest(), doc.rel, doc.digest);
-  const bundledKey = (digest: string) => cacheKey("bundled", codeDigest(), digest);
+  // Digests already: a prefix for mcpgen's own code, hashed once, and the digest make the key.
+  const checked = cacheKey("checked", codeDigest());
+  const bundled = cacheKey("bundled", codeDigest());
+  const checkedKey = (doc: SourceDoc) => `${checked}${JSON.stringify(doc.rel)}${doc.digest}`;
+  const bundledKey = (digest: string) => bundled + digest;
   return {
     check: { passed: (doc) => cache.get(checkedKey(doc)) !== undefined, pass: (doc) => cache.set(checkedKey(doc), "") },
     normalize: {
@@ -76,6 +79,12 @@ function memos(cache: Cache): Memos {
       set: (digest, bundled) => cache.set(bundledKey(digest), JSON.stringify(bundled)),
     },
   };
+}
+
+/** The cache key of what emit keeps of a tool, by its IR digest (for mcpgen's own code only). */
+function toolEmitKey(): (digest: string) => string {
+  const prefix = cacheKey("tool emit", codeDigest());
+  return (digest) => prefix + digest;
 }
 
 /** check → normalize → IR of loaded sources; throws `DiagnosticError` when a stage found errors. */
@@ -108,7 +117,8 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
 
   const cache = openCache(config.cacheDir);
   const [ir, { emit }] = await Promise.all([analyze(sources, findings, config.cacheDir ? memos(cache) : undefined), import("./emit/index.js")]);
-  const emitted = findings.gate(await emit(ir, config, cache, VERSION, last?.untouched));
+  const toolKey = config.cacheDir ? toolEmitKey() : undefined;
+  const emitted = findings.gate(await emit(ir, config, cache, VERSION, last?.untouched, toolKey));
   cache.save(); // what compiled is worth keeping even when an example failed
   if (findings.errors.length) throw findings.fail();
 

@@ -10,7 +10,7 @@
  */
 import { createHash } from "node:crypto";
 import path from "node:path";
-import { cacheKey, type Cache } from "../cache.js";
+import type { Cache } from "../cache.js";
 import { rel, type BuildConfig } from "../config.js";
 import type { Diagnostic } from "../diagnostics.js";
 import type { ServerIR, ToolIR } from "../ir.js";
@@ -44,6 +44,11 @@ export async function emit(
   version: string,
   /** Keys of the output files untouched since the last build, by path. */
   previous: ReadonlyMap<string, string> = new Map(),
+  /**
+   * The cache key of what emit keeps of a tool by its IR digest; it must cover mcpgen's own code (the
+   * printing), which the cache's fingerprint does not all cover. Without it, nothing is kept.
+   */
+  toolKey?: (digest: string) => string,
 ): Promise<Emitted> {
   const files = new Map<string, string>();
   const untouched = new Set<string>();
@@ -88,8 +93,8 @@ export async function emit(
   const printed: Code[] = [];
   for (const tool of ir.tools) {
     const calls = shared.calls.get(tool.name);
-    const memoKey = cacheKey("tool emit", tool.digest);
-    const kept = cache.get(memoKey);
+    const memoKey = toolKey?.(tool.digest);
+    const kept = memoKey === undefined ? undefined : cache.get(memoKey);
     let request: Request | undefined;
     let made: { request: string; wire: string };
     // Kept as the request digest (hex), a line break, and the printed entry as it is: no JSON to decode.
@@ -104,7 +109,7 @@ export async function emit(
       }
       request = fresh;
       made = { request: requestDigest(fresh), wire };
-      cache.set(memoKey, `${made.request}\n${made.wire}`);
+      if (memoKey !== undefined) cache.set(memoKey, `${made.request}\n${made.wire}`);
     }
     printed.push({ code: made.wire });
     const exports: Export[] = [{ name: "input", doc: `the arguments of tool ${tool.name}` }];
