@@ -81,10 +81,15 @@ export function moduleKey(request: Request): string {
   return moduleKeyOf(requestDigest(request), request.calls);
 }
 
-/** `moduleKey` of a request whose `requestDigest` is known. */
+/**
+ * `moduleKey` of a request whose `requestDigest` is known. The digest is one already: a module without
+ * calls (most) is keyed by it after a prefix hashed once, not by a hash of its own.
+ */
 export function moduleKeyOf(digest: string, calls: Calls | undefined): string {
-  return cacheKey("validator", digest, calls ?? {});
+  if (!calls || !Object.keys(calls).length) return (uncalledPrefix ??= cacheKey("validator without calls")) + digest;
+  return cacheKey("validator", digest, calls);
 }
+let uncalledPrefix: string | undefined;
 
 /** What a module is made from but its calls, as a digest. */
 export function requestDigest(request: Request): string {
