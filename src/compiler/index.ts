@@ -56,7 +56,7 @@ class Findings {
   }
 }
 
-/** What earlier builds learnt, by content: which files passed their checks, and tools' wire schemas. */
+/** What earlier builds learnt, by content: which files passed their checks, and each tool as normalize made it. */
 interface Memos {
   check: CheckMemo;
   normalize: NormalizeMemo;

@@ -89,7 +89,7 @@ export async function emit(
     if (module) validatorFile(base, `the shared definitions of ${request.file}`, module, exports, [request.file]);
   }
   // What a tool's emit makes of its IR alone, kept by the IR's digest: the digest of its validator request
-  // (but the calls) and its registry entry's wire metadata, printed. Only tools without diagnostics.
+  // (its calls left out) and its registry entry's wire metadata, printed. Only tools without diagnostics.
   const printed: Code[] = [];
   for (const tool of ir.tools) {
     const calls = shared.calls.get(tool.name);

@@ -74,7 +74,7 @@ export function toolRequest(tool: ToolIR, calls?: Calls): { request?: Request; d
 }
 
 /**
- * The cache key of a module: everything its code depends on. In two parts: the request but its calls (which
+ * The cache key of a module: everything its code depends on. In two parts: the request without its calls (which
  * depend on every tool, see emit/shared.ts), as a digest a tool's emit can keep, and the calls.
  */
 export function moduleKey(request: Request): string {
@@ -91,7 +91,7 @@ export function moduleKeyOf(digest: string, calls: Calls | undefined): string {
 }
 let uncalledPrefix: string | undefined;
 
-/** What a module is made from but its calls, as a digest. */
+/** What a module is made from, its calls left out, as a digest. */
 export function requestDigest(request: Request): string {
   const { dialect, coerce = false, defaults = "", schemas, examples = [] } = request;
   return createHash("sha256").update(JSON.stringify([dialect, coerce, defaults, schemas, examples])).digest("hex");
