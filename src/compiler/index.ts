@@ -81,9 +81,9 @@ function memos(cache: Cache): Memos {
   };
 }
 
-/** The cache key of what emit keeps of a tool, by its IR digest (for mcpgen's own code only). */
-function toolEmitKey(): (digest: string) => string {
-  const prefix = cacheKey("tool emit", codeDigest());
+/** The cache key of what emit keeps by a digest of what it is made from (for mcpgen's own code only). */
+function emitKeepKey(): (digest: string) => string {
+  const prefix = cacheKey("emit keeps", codeDigest());
   return (digest) => prefix + digest;
 }
 
@@ -117,8 +117,8 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
 
   const cache = openCache(config.cacheDir);
   const [ir, { emit }] = await Promise.all([analyze(sources, findings, config.cacheDir ? memos(cache) : undefined), import("./emit/index.js")]);
-  const toolKey = config.cacheDir ? toolEmitKey() : undefined;
-  const emitted = findings.gate(await emit(ir, config, cache, VERSION, last?.untouched, toolKey));
+  const keepKey = config.cacheDir ? emitKeepKey() : undefined;
+  const emitted = findings.gate(await emit(ir, config, cache, VERSION, last?.untouched, keepKey));
   cache.save(); // what compiled is worth keeping even when an example failed
   if (findings.errors.length) throw findings.fail();
 

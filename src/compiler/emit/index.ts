@@ -45,10 +45,11 @@ export async function emit(
   /** Keys of the output files untouched since the last build, by path. */
   previous: ReadonlyMap<string, string> = new Map(),
   /**
-   * The cache key of what emit keeps of a tool by its IR digest; it must cover mcpgen's own code (the
-   * printing), which the cache's fingerprint does not all cover. Without it, nothing is kept.
+   * The cache key of what emit keeps by a digest of what it is made from (a tool's IR digest, a rendered
+   * file's view); it must cover mcpgen's own code (the printing), which the cache's fingerprint does not all
+   * cover. Without it, nothing is kept.
    */
-  toolKey?: (digest: string) => string,
+  keepKey?: (digest: string) => string,
 ): Promise<Emitted> {
   const files = new Map<string, string>();
   const untouched = new Set<string>();
@@ -63,6 +64,15 @@ export async function emit(
     return r.startsWith(".") ? r : "./" + r;
   };
 
+  /** `render`, kept in the cache by a digest of the whole view (the template is mcpgen's code: see `keepKey`). */
+  const renderKept = (name: string, view: object): string => {
+    const key = keepKey?.(createHash("sha256").update(name).update("\0").update(JSON.stringify(view)).digest("hex"));
+    const kept = key === undefined ? undefined : cache.get(key);
+    if (kept !== undefined) return kept;
+    const out = render(name, view);
+    if (key !== undefined) cache.set(key, out);
+    return out;
+  };
   const validatorFile = (base: string, subject: string, module: ValidatorModule, exports: Export[], sources: string[]) => {
     const view = { ...header(sources), subject, exports };
     files.set(`${base}.gen.js`, render("validator.gen.js", { ...view, imports: module.imports, body: { code: module.body } }));
@@ -93,7 +103,7 @@ export async function emit(
   const printed: Code[] = [];
   for (const tool of ir.tools) {
     const calls = shared.calls.get(tool.name);
-    const memoKey = toolKey?.(tool.digest);
+    const memoKey = keepKey?.(tool.digest);
     const kept = memoKey === undefined ? undefined : cache.get(memoKey);
     let request: Request | undefined;
     let made: { request: string; wire: string };
@@ -196,7 +206,8 @@ export async function emit(
   };
   const handlerImport = (file: string) => `${handlersImport}/${file.replace(/\.ts$/, ".js")}`;
   files.set("registry.gen.ts", render("registry.gen.ts", { ...header(ir.sources), ...registryView(ir, contract, handlerImport, printed) }));
-  files.set("handlers.gen.ts", render("handlers.gen.ts", { ...header(ir.sources), primitives, ...contract }));
+  // The handler contract changes only when a name, a type or a description does, not with most edits.
+  files.set("handlers.gen.ts", renderKept("handlers.gen.ts", { ...header(ir.sources), primitives, ...contract }));
   files.set("server.gen.ts", render("server.gen.ts", header(ir.sources)));
   if (config.client) files.set("client.gen.ts", render("client.gen.ts", { ...header(ir.sources), ...clientView(ir) }));
 
