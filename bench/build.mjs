@@ -12,6 +12,13 @@
  * module, importing all of them, and how many a registry loads at start-up.
  *
  *   node bench/build.mjs [--sizes 10,100,1000] [--fixture reference|heavy] [--runs N] [--seed N] [--profile] [--json] [--keep]
+ *   node bench/build.mjs --against <checkout> [--sizes 1000] [--runs N] ...
+ *
+ * --against compares this checkout's compiler with another's (its `dist/compiler/`, built), for the largest
+ * size: each on its own copy of the fixture, the two alternating run by run so that both see the same load,
+ * in two scenarios: edit 1 tool (cache on, after a first build of each) and cold without writing (cache off,
+ * `check`: all but the file system's part). It prints each side's median and range and the median of the
+ * paired differences (this − other); --runs N pairs of each (default 8).
  *
  * --fixture picks the size of each tool (bench/lib/fixtures.mjs): `reference` (default) is calibrated on the
  * workload the targets were set against, whose 1,000 tools ajv compiles, with its default options, into
@@ -32,7 +39,7 @@ import { fileURLToPath } from "node:url";
 import { summarize } from "./lib/cpuprofile.mjs";
 import { editTool, PROFILES, writeFixture } from "./lib/fixtures.mjs";
 
-const USAGE = "node bench/build.mjs [--sizes 10,100,1000] [--fixture reference|heavy] [--runs N] [--seed N] [--profile] [--json] [--keep]";
+const USAGE = "node bench/build.mjs [--sizes 10,100,1000] [--fixture reference|heavy] [--runs N] [--seed N] [--profile] [--json] [--keep] [--against <checkout>]";
 const LIB = path.join(path.dirname(fileURLToPath(import.meta.url)), "lib");
 const RUN_BUILD = path.join(LIB, "run-build.mjs");
 const STARTUP = path.join(LIB, "startup.mjs");
@@ -59,6 +66,16 @@ process.once("SIGINT", () => {
 
 function main() {
   const started = performance.now();
+  if (args.against) {
+    try {
+      const result = against(Math.max(...args.sizes), path.resolve(args.against, "dist/compiler/index.js"));
+      process.stdout.write(args.json ? JSON.stringify(result, null, 2) + "\n" : reportAgainst(result));
+    } finally {
+      if (args.keep) log(`kept ${root}`);
+      else rmSync(root, { recursive: true, force: true });
+    }
+    return;
+  }
   try {
     const results = { node: process.version, cpus: cpuSummary(), fixture: args.fixture, seed: args.seed, runs: args.runs, sizes: [], profile: undefined };
     for (const size of args.sizes) results.sizes.push(benchSize(size));
@@ -244,6 +261,76 @@ function profile(size) {
   };
 }
 
+/**
+ * --against: this checkout's compiler and another's, alternating run by run on two copies of one fixture.
+ * Edits change the same tool of each copy the same way (a new revision each run).
+ */
+function against(size, otherEntry) {
+  if (!existsSync(otherEntry)) throw new Error(`--against: ${otherEntry} not found (build that checkout first)`);
+  const sides = [
+    { name: "this", entry: undefined },
+    { name: "other", entry: otherEntry },
+  ].map((side) => {
+    const dir = path.join(root, `${side.name}-${size}`);
+    const fixture = writeFixture(dir, size, args.seed, args.fixture);
+    linkRuntimeDependencies(dir);
+    return { ...side, dir, fixture };
+  });
+  const run = (side, options) => child(RUN_BUILD, [JSON.stringify({ cwd: side.dir, ...options }), ...(side.entry ? [side.entry] : [])], { cwd: side.dir });
+  const edited = sides[0].fixture.tools[Math.floor(sides[0].fixture.tools.length / 2)];
+  for (const side of sides) {
+    log(`${size} tools: first build with the cache, ${side.name}`);
+    run(side, { cache: true });
+  }
+  const pairs = args.runs.against;
+  const scenarios = {};
+  for (const [scenario, options, before] of [
+    ["edit 1 tool", { cache: true }, (side, i) => editTool(side.dir, edited, i + 1)],
+    ["cold, no writing", { cache: false, check: true }, () => {}],
+  ]) {
+    const runs = { this: [], other: [] };
+    for (let i = 0; i < pairs; i++) {
+      log(`${size} tools: ${scenario} ${i + 1}/${pairs}`);
+      for (const side of i % 2 ? [...sides].reverse() : sides) {
+        before(side, i);
+        runs[side.name].push(run(side, options));
+      }
+    }
+    const summarize = (list, key) => ({ median: Math.round(median(list.map((r) => r[key]))), min: Math.round(Math.min(...list.map((r) => r[key]))), max: Math.round(Math.max(...list.map((r) => r[key]))) });
+    const diffs = runs.this.map((r, i) => r.wallMs - runs.other[i].wallMs);
+    scenarios[scenario] = {
+      pairs,
+      this: { processMs: summarize(runs.this, "wallMs"), cpuMs: summarize(runs.this, "cpuMs") },
+      other: { processMs: summarize(runs.other, "wallMs"), cpuMs: summarize(runs.other, "cpuMs") },
+      differenceMs: { median: Math.round(median(diffs)), min: Math.round(Math.min(...diffs)), max: Math.round(Math.max(...diffs)) },
+    };
+  }
+  return { node: process.version, cpus: cpuSummary(), fixture: args.fixture, seed: args.seed, tools: size, editedTool: edited, other: otherEntry, loadAverage: os.loadavg().map((l) => Math.round(l * 100) / 100), scenarios };
+}
+
+function reportAgainst(r) {
+  const span = ({ median: m, min, max }) => `${ms(m)} (${ms(min)}–${ms(max)})`;
+  const lines = [
+    `mcpgen build benchmark, this checkout against ${r.other}: node ${r.node}, ${r.cpus}; ${r.fixture} fixture, seed ${r.seed}, ${r.tools} tools`,
+    "Each run a fresh process; the two alternate run by run. Process = spawn to exit, median (min–max); difference = this − other, paired.",
+    "",
+    table(
+      ["scenario", "pairs", "this", "other", "difference", "CPU this", "CPU other"],
+      Object.entries(r.scenarios).map(([name, s]) => [
+        name,
+        s.pairs,
+        span(s.this.processMs),
+        span(s.other.processMs),
+        `${s.differenceMs.median > 0 ? "+" : ""}${s.differenceMs.median} ms (${s.differenceMs.min} to ${s.differenceMs.max})`,
+        ms(s.this.cpuMs.median),
+        ms(s.other.cpuMs.median),
+      ]),
+    ),
+    `Load average at the end: ${r.loadAverage.join(", ")}.`,
+  ];
+  return lines.join("\n") + "\n";
+}
+
 // ---------------------------------------------------------------------------------------------------------
 
 function child(script, argv, { cwd, nodeArgs = [] }) {
@@ -272,12 +359,13 @@ function transpile(source) {
 }
 
 function parseArgs(argv) {
-  const opts = { sizes: [10, 100, 1000], runs: { cold: 3, rebuild: 5 }, fixture: "reference", seed: 1, profile: false, json: false, keep: false };
+  const opts = { sizes: [10, 100, 1000], runs: { cold: 3, rebuild: 5, against: 8 }, fixture: "reference", seed: 1, profile: false, json: false, keep: false, against: undefined };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split("=", 2);
     const value = () => inline ?? argv[++i];
     if (flag === "--sizes") opts.sizes = value().split(",").map(Number);
-    else if (flag === "--runs") opts.runs.cold = opts.runs.rebuild = Number(value());
+    else if (flag === "--runs") opts.runs.cold = opts.runs.rebuild = opts.runs.against = Number(value());
+    else if (flag === "--against") opts.against = value();
     else if (flag === "--seed") opts.seed = Number(value());
     else if (flag === "--fixture") opts.fixture = value();
     else if (flag === "--profile") opts.profile = true;

@@ -1,9 +1,11 @@
 /**
  * One measured build, in a fresh process (spawned by bench/build.mjs). argv[2]: the `build()` options as
- * JSON. Prints one JSON line: import and build times, peak RSS, and what the build reported.
+ * JSON; argv[3], optional: the compiler to run, as the path of another checkout's `dist/compiler/index.js`
+ * (`--against`), else this one's (`mcpgen`). Prints one JSON line: import and build times, peak RSS, and
+ * what the build reported.
  */
 const startedMs = performance.now(); // ms since this process started
-const { build } = await import("mcpgen");
+const { build } = await import(process.argv[3] ? (await import("node:url")).pathToFileURL(process.argv[3]).href : "mcpgen");
 const importedMs = performance.now();
 const options = JSON.parse(process.argv[2]);
 try {

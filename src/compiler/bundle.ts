@@ -7,7 +7,7 @@
 import type { Dialect } from "./ajv.js";
 import { compare, pointerGet, pointerJoin, pointerParse, type Diagnostic } from "./diagnostics.js";
 import { uniqueName } from "./names.js";
-import { isSchemaNode, walkSchema, type SchemaNode } from "./schema-walk.js";
+import { copyJson, isSchemaNode, walkSchema, type SchemaNode } from "./schema-walk.js";
 
 /** Where a `$ref` points: a document (the tool's own schema, or a defs file) and a pointer in it. */
 export interface Target {
@@ -90,8 +90,8 @@ export function bundle(root: Root, dialect: Dialect, which: "input" | "output", 
 
   /** A copy of `node` (found in `from` at `at`) without containers, ids and anchors; its refs recorded. */
   const copy = (node: unknown, from: Root, at: string, holder: string): SchemaNode | boolean => {
-    if (!isSchemaNode(node)) return structuredClone(node) as boolean;
-    const out = structuredClone(node);
+    if (!isSchemaNode(node)) return copyJson(node) as boolean;
+    const out = copyJson(node);
     walkSchema(out, at, (sub, site) => {
       // Definitions live at the root only; nothing inside a copy refers into its containers any more.
       delete sub.$defs;

@@ -2,14 +2,16 @@
  * A content-addressed cache for the expensive emitters (types, validators): same input, same output,
  * so a rebuild after changing one tool only recompiles that tool.
  *
- * On disk it is one pack file, `node_modules/.cache/mcpgen/pack`: a JSON header line listing every entry's
+ * On disk it is a pack file, `node_modules/.cache/mcpgen/pack`: a JSON header line listing every entry's
  * key and byte length, then the entries' UTF-8 bytes one after the other. One file, not one per entry:
  * creating thousands of small files was most of a first build's time on some file systems. A build reads
- * the pack once, decodes only the entries it asks for, and, if it compiled anything, writes a new pack
- * (beside, then renamed over) holding exactly the entries it used: what no build uses any more is dropped.
+ * the pack (and the delta packs beside it) once and decodes only the entries it asks for. If it made
+ * anything, it writes the new entries as a delta pack, or, once the unused and new entries are a large
+ * part of what it used, a new pack holding exactly the entries it used: what no build uses any more is
+ * dropped then (see `PackCache`). Every file is written beside and renamed into place.
  */
-import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -36,7 +38,8 @@ export function compilerFingerprint(): string {
     hash.update(readFileSync(require.resolve(`${pkg}/package.json`)));
   }
   const ext = path.extname(fileURLToPath(import.meta.url)); // .js when built, .ts when run from source
-  for (const module of ["./ajv", "./emit/types", "./emit/validators", "./emit/shared", "./defaults"]) {
+  // units.ts too: a type unit's cache key is its shape's digest and names, not the schema they make.
+  for (const module of ["./ajv", "./emit/types", "./emit/validators", "./emit/shared", "./defaults", "./units"]) {
     hash.update(readFileSync(new URL(module + ext, import.meta.url)));
   }
   hash.update(readFileSync(new URL("../../package.json", import.meta.url)));
@@ -67,35 +70,59 @@ interface PackHeader {
   entries: [string, number][];
 }
 
-/** The cache in a folder; `save()` writes what this build used, if it compiled anything. */
+/** A pack, and the packs of later entries beside it (`pack-<id>`), written whole and renamed into place. */
+const PACK = "pack";
+const DELTA = /^pack-[0-9a-z-]+$/;
+/** At most this many delta packs beside the pack; the next save writes one pack of what it used. */
+const MAX_DELTAS = 16;
+
+/**
+ * The cache in a folder; `save()` writes what this build added, if anything. Most builds add a few entries to
+ * a pack of megabytes (after a one-tool edit of 1,000 tools: ~40 KB to ~11 MB): those go into a delta pack of
+ * their own, so that the pack is not written again. When the entries a build left unused (the garbage) and
+ * those it added come to more than an eighth of what it used, or there are `MAX_DELTAS` deltas, it writes
+ * one pack of exactly the entries it used instead, and removes the deltas it read.
+ */
 export class PackCache implements Cache {
-  private readonly stored = new Map<string, { start: number; end: number }>();
+  private readonly stored = new Map<string, { bytes: Buffer; start: number; end: number }>();
   /** Entries this build made. */
   private readonly added = new Map<string, string>();
   /** Stored entries this build read or kept: copied byte for byte into the next pack. */
   private readonly reused = new Set<string>();
-  private bytes: Buffer | undefined;
+  /** The delta packs read, removed when a whole pack replaces them. */
+  private readonly deltas: string[] = [];
 
   constructor(private readonly dir: string) {
+    let names: string[];
     try {
-      const bytes = readFileSync(this.file);
-      const newline = bytes.indexOf(10);
-      const header = JSON.parse(bytes.toString("utf8", 0, newline)) as PackHeader;
-      if (header.format !== PACK_FORMAT) return;
-      let start = newline + 1;
-      for (const [key, length] of header.entries) {
-        this.stored.set(key, { start, end: start + length });
-        start += length;
-      }
-      if (start === bytes.length) this.bytes = bytes;
-      else this.stored.clear(); // cut short: start afresh
+      names = readdirSync(dir);
     } catch {
-      // No pack yet, or an unreadable one: a cold build, which writes a new pack.
+      return; // no cache yet: a cold build, which writes a pack
     }
-  }
-
-  private get file(): string {
-    return path.join(this.dir, "pack");
+    const read = (name: string) => {
+      try {
+        const bytes = readFileSync(path.join(dir, name));
+        const newline = bytes.indexOf(10);
+        const header = JSON.parse(bytes.toString("utf8", 0, newline)) as PackHeader;
+        if (header.format !== PACK_FORMAT) return false;
+        let start = newline + 1;
+        const entries: [string, { bytes: Buffer; start: number; end: number }][] = [];
+        for (const [key, length] of header.entries) {
+          entries.push([key, { bytes, start, end: start + length }]);
+          start += length;
+        }
+        if (start !== bytes.length) return false; // cut short: not used
+        for (const [key, at] of entries) this.stored.set(key, at);
+        return true;
+      } catch {
+        return false; // unreadable: not used (the next whole pack replaces it)
+      }
+    };
+    if (names.includes(PACK)) read(PACK);
+    for (const name of names.filter((n) => DELTA.test(n)).sort()) {
+      read(name);
+      this.deltas.push(name);
+    }
   }
 
   get(key: string): string | undefined {
@@ -104,7 +131,7 @@ export class PackCache implements Cache {
     const at = this.stored.get(key);
     if (!at) return undefined;
     this.reused.add(key);
-    return this.bytes!.toString("utf8", at.start, at.end);
+    return at.bytes.toString("utf8", at.start, at.end);
   }
 
   set(key: string, value: string): void {
@@ -115,22 +142,37 @@ export class PackCache implements Cache {
     if (this.stored.has(key)) this.reused.add(key);
   }
 
-  /** Writes a new pack of the entries this build used, when it added any or most stored ones went unused. */
+  /**
+   * Writes what this build added: a delta pack, or one pack of the entries it used (see the class); nothing
+   * when it added nothing, unless most stored entries went unused.
+   */
   save(): void {
     if (!this.added.size && this.reused.size * 2 >= this.stored.size) return;
-    const keys = [...new Set([...this.added.keys(), ...this.reused])].sort();
+    const size = (at: { start: number; end: number }) => at.end - at.start;
+    let used = 0;
+    let garbage = 0;
+    for (const [key, at] of this.stored) if (this.reused.has(key)) used += size(at);
+    else garbage += size(at);
+    const fresh = [...this.added].filter(([key]) => !this.stored.has(key));
+    const added = fresh.reduce((sum, [, value]) => sum + Buffer.byteLength(value, "utf8"), 0);
+    const whole = !this.stored.size || this.deltas.length >= MAX_DELTAS || (garbage + added) * 8 > used;
+    const keys = whole ? [...new Set([...this.added.keys(), ...this.reused])].sort() : fresh.map(([key]) => key).sort();
+    if (!keys.length) return;
     const values = keys.map((key) => {
       const value = this.added.get(key);
       if (value !== undefined) return Buffer.from(value, "utf8");
       const at = this.stored.get(key)!;
-      return this.bytes!.subarray(at.start, at.end);
+      return at.bytes.subarray(at.start, at.end);
     });
     const header: PackHeader = { format: PACK_FORMAT, entries: keys.map((key, i) => [key, values[i]!.length]) };
-    const temp = `${this.file}.${process.pid}-${Date.now()}`;
+    const name = whole ? PACK : `${PACK}-${Date.now().toString(36)}-${process.pid.toString(36)}-${randomBytes(3).toString("hex")}`;
+    const temp = path.join(this.dir, `${name}.${process.pid}-${Date.now()}.tmp`);
     try {
       mkdirSync(this.dir, { recursive: true });
       writeFileSync(temp, Buffer.concat([Buffer.from(JSON.stringify(header) + "\n", "utf8"), ...values]));
-      renameSync(temp, this.file);
+      renameSync(temp, path.join(this.dir, name));
+      // The deltas read are in the new pack now, or were not used (a delta written since stays).
+      if (whole) for (const delta of this.deltas) rmSync(path.join(this.dir, delta), { force: true });
     } catch {
       // A cache that cannot be written only costs speed.
       rmSync(temp, { force: true });

@@ -65,8 +65,8 @@ export interface Checked {
 const { server: validateServer, annotations: validateAnnotations, tool: validateTool } = validateFile;
 
 /**
- * What earlier builds learnt: the tool files (by path and content) that passed every check of their own,
- * which therefore need none again. The named rules across files and the manifest run every time.
+ * What earlier builds learnt: the tool and defs files (by path and content) that passed every check of
+ * their own, which therefore need none again. The named rules across files and the manifest run every time.
  */
 export interface CheckMemo {
   passed(doc: SourceDoc): boolean;
@@ -82,11 +82,14 @@ export function check(sources: Sources, memo?: CheckMemo): { checked: Checked | 
     warnings,
     warn: (doc, pointer, message) => warnings.push({ file: doc.file, pointer, message, severity: "warning" }),
   };
-  const passed = new Set(memo ? sources.tools.filter((doc) => memo.passed(doc)) : []);
+  const passed = new Set(memo ? [...sources.tools, ...sources.defs].filter((doc) => memo.passed(doc)) : []);
 
   const server = checkServer(sources, ctx);
   const defs = sources.defs.flatMap((doc) => {
+    if (passed.has(doc)) return [{ doc, dialect: dialectOf(doc.value, undefined) }];
+    const before = diagnostics.length + warnings.length;
     const dialect = checkSchema(doc.value, doc, "", undefined, ctx);
+    if (dialect && diagnostics.length + warnings.length === before) memo?.pass(doc);
     return dialect ? [{ doc, dialect }] : [];
   });
   const tools = sources.tools.flatMap((doc) => (passed.has(doc) ? [toolFile(doc)] : checkToolFile(doc, ctx)));

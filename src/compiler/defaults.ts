@@ -8,7 +8,7 @@
  * are applied too, but the definition's type stays as written: it is one type shared by every schema that
  * refers to it, outputs included.
  */
-import { isSchemaNode, walkSchema, type SchemaNode } from "./schema-walk.js";
+import { copyJson, isSchemaNode, walkSchema, type SchemaNode } from "./schema-walk.js";
 
 type Visit = (holder: SchemaNode, property: string) => void;
 
@@ -67,7 +67,7 @@ export function hasAppliedDefaults(schema: SchemaNode): boolean {
 
 /** A copy for ajv with `useDefaults`: every `default` but the applied ones removed (they are annotations). */
 export function onlyAppliedDefaults(schema: SchemaNode): SchemaNode {
-  const copy = structuredClone(schema);
+  const copy = copyJson(schema);
   const keep = new Set<unknown>();
   applied(copy, (holder, name) => keep.add((holder.properties as SchemaNode)[name]), copy);
   walkSchema(copy, "", (node) => {
@@ -86,7 +86,7 @@ export function requireAppliedDefaults(schema: SchemaNode): void {
 
 /** Without any `default`: what ajv compiles when it must apply none (an output schema). */
 export function withoutDefaults(schema: SchemaNode): SchemaNode {
-  const copy = structuredClone(schema);
+  const copy = copyJson(schema);
   walkSchema(copy, "", (node) => delete node.default);
   return copy;
 }

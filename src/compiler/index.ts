@@ -3,11 +3,12 @@
  * `build()` is the whole pipeline; each stage lives in its own module (see ARCHITECTURE.md).
  */
 import { readFileSync } from "node:fs";
-import { cacheKey, openCache } from "./cache.js";
+import { cacheKey, openCache, type Cache } from "./cache.js";
 import type { CheckMemo } from "./check.js";
 import { configProblems, resolveConfig, type BuildConfig, type BuildOptions } from "./config.js";
 import { DiagnosticError, isWarning, sortDiagnostics, type Diagnostic } from "./diagnostics.js";
 import type { ServerIR } from "./ir.js";
+import type { Bundled, NormalizeMemo } from "./normalize.js";
 import { load, type SourceDoc, type Sources } from "./load.js";
 import { codeDigest, inputDigest, lastBuild, saveStamp } from "./stamp.js";
 import { compareOutput, leftBehindHandlers, OutputError, write, type Comparison, type WriteResult } from "./write.js";
@@ -55,12 +56,43 @@ class Findings {
   }
 }
 
+/** What earlier builds learnt, by content: which files passed their checks, and each tool as normalize made it. */
+interface Memos {
+  check: CheckMemo;
+  normalize: NormalizeMemo;
+}
+
+/** The memos of a build, kept in its cache (entries of mcpgen's own code only: `codeDigest`). */
+function memos(cache: Cache): Memos {
+  // Digests already: a prefix for mcpgen's own code, hashed once, and the digest make the key.
+  const checked = cacheKey("checked", codeDigest());
+  const bundled = cacheKey("bundled", codeDigest());
+  const checkedKey = (doc: SourceDoc) => `${checked}${JSON.stringify(doc.rel)}${doc.digest}`;
+  const bundledKey = (digest: string) => bundled + digest;
+  return {
+    check: { passed: (doc) => cache.get(checkedKey(doc)) !== undefined, pass: (doc) => cache.set(checkedKey(doc), "") },
+    normalize: {
+      get: (digest) => {
+        const kept = cache.get(bundledKey(digest));
+        return kept === undefined ? undefined : (JSON.parse(kept) as Bundled);
+      },
+      set: (digest, bundled) => cache.set(bundledKey(digest), JSON.stringify(bundled)),
+    },
+  };
+}
+
+/** The cache key of what emit keeps by a digest of what it is made from (for mcpgen's own code only). */
+function emitKeepKey(): (digest: string) => string {
+  const prefix = cacheKey("emit keeps", codeDigest());
+  return (digest) => prefix + digest;
+}
+
 /** check → normalize → IR of loaded sources; throws `DiagnosticError` when a stage found errors. */
-async function analyze(sources: Sources, findings: Findings, memo?: CheckMemo): Promise<ServerIR> {
+async function analyze(sources: Sources, findings: Findings, memo?: Memos): Promise<ServerIR> {
   // The stages that need ajv load only when there is work.
   const [{ check }, { normalize }, { toIR }] = await Promise.all([import("./check.js"), import("./normalize.js"), import("./ir.js")]);
-  const { checked } = findings.gate(check(sources, memo));
-  const { normalized } = checked ? findings.gate(normalize(checked)) : { normalized: undefined };
+  const { checked } = findings.gate(check(sources, memo?.check));
+  const { normalized } = checked ? findings.gate(normalize(checked, memo?.normalize)) : { normalized: undefined };
   if (findings.errors.length || !checked || !normalized) throw findings.fail();
   return toIR(checked, normalized);
 }
@@ -84,10 +116,9 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   if (!sources) throw findings.fail();
 
   const cache = openCache(config.cacheDir);
-  const checkedKey = (doc: SourceDoc) => cacheKey("checked", codeDigest(), doc.rel, doc.digest);
-  const memo: CheckMemo = { passed: (doc) => cache.get(checkedKey(doc)) !== undefined, pass: (doc) => cache.set(checkedKey(doc), "") };
-  const [ir, { emit }] = await Promise.all([analyze(sources, findings, memo), import("./emit/index.js")]);
-  const emitted = findings.gate(await emit(ir, config, cache, VERSION, last?.untouched));
+  const [ir, { emit }] = await Promise.all([analyze(sources, findings, config.cacheDir ? memos(cache) : undefined), import("./emit/index.js")]);
+  const keepKey = config.cacheDir ? emitKeepKey() : undefined;
+  const emitted = findings.gate(await emit(ir, config, cache, VERSION, last?.untouched, keepKey));
   cache.save(); // what compiled is worth keeping even when an example failed
   if (findings.errors.length) throw findings.fail();
 

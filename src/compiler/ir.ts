@@ -15,6 +15,8 @@ import { typeName } from "./names.js";
 
 export interface ToolIR {
   name: string;
+  /** What the tool's IR is made from, as a digest (`NormalizedTool.digest`): emit keeps per-tool work by it. */
+  digest: string;
   /** The tool's name as a type-name stem (`files.read` → `FilesRead`). */
   typeName: string;
   hidden: boolean;
@@ -81,7 +83,7 @@ export interface ServerIR {
 export function toIR(checked: Checked, normalized: Normalized): ServerIR {
   const { instructions, ...server } = checked.server;
   const tools = normalized.tools
-    .map(({ tool, annotations, inputSchema, outputSchema, inputType, outputType, uses, origins }): ToolIR => {
+    .map(({ tool, digest, annotations, inputSchema, outputSchema, inputType, outputType, uses, origins }): ToolIR => {
       const f = tool.file;
       const wire: WireTool = {
         name: f.name,
@@ -96,6 +98,7 @@ export function toIR(checked: Checked, normalized: Normalized): ServerIR {
       };
       return {
         name: f.name,
+        digest,
         typeName: typeName(f.name),
         hidden: f.hidden === true,
         wire,

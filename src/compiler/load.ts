@@ -139,33 +139,37 @@ async function listFiles(dir: string, out = { schemas: [] as string[], refused: 
 /**
  * The first place where a parsed value is one mcpgen cannot process: nested deeper than `MAX_DEPTH`, or a
  * key or string with a lone surrogate (a `\ud800` escape: no Unicode text, and no file name or identifier).
- * Iterative, so that the check itself cannot run out of stack; the pointer is made only for a finding.
- * `strings: false` skips the surrogate tests, for a JSON text without a surrogate escape (read as UTF-8,
- * a file holds no lone surrogate otherwise).
+ * Recursive, but never deeper than `MAX_DEPTH`, so the check itself cannot run out of stack; it allocates
+ * nothing per value, and the pointer is made only for a finding. The order is that of a depth-first walk
+ * taking the last member first, after the names of all members of an object. `strings: false` skips the
+ * surrogate tests, for a JSON text without a surrogate escape (read as UTF-8, a file holds no lone
+ * surrogate otherwise).
  */
 function unusableValue(value: unknown, strings = true): { pointer: string; message: string } | undefined {
-  type Entry = { node: unknown; depth: number; parent?: Entry; key?: string | number };
-  const pointerOf = (entry: Entry): string => {
-    const keys: (string | number)[] = [];
-    for (let at: Entry | undefined = entry; at?.parent; at = at.parent) keys.push(at.key!);
-    return pointerJoin("", ...keys.reverse());
-  };
-  const stack: Entry[] = [{ node: value, depth: 0 }];
-  while (stack.length) {
-    const entry = stack.pop()!;
-    const { node, depth } = entry;
-    if (strings && typeof node === "string" && LONE_SURROGATE.test(node))
-      return { pointer: pointerOf(entry), message: "string with a lone surrogate (an unpaired \\ud800-\\udfff escape): not valid Unicode" };
-    if (node === null || typeof node !== "object") continue;
-    if (depth >= MAX_DEPTH) return { pointer: pointerOf(entry), message: `nested more than ${MAX_DEPTH} levels deep: flatten it, or move parts into defs/ and use $ref` };
-    for (const [key, child] of Array.isArray(node) ? node.entries() : Object.entries(node)) {
-      const next: Entry = { node: child, depth: depth + 1, parent: entry, key };
-      if (strings && typeof key === "string" && LONE_SURROGATE.test(key))
-        return { pointer: pointerOf(next), message: "name with a lone surrogate (an unpaired \\ud800-\\udfff escape): not valid Unicode" };
-      stack.push(next);
+  const path: (string | number)[] = []; // filled in on the way back from a finding, innermost first
+  const find = (node: unknown, depth: number): string | undefined => {
+    if (typeof node === "string") return strings && LONE_SURROGATE.test(node) ? "string with a lone surrogate (an unpaired \\ud800-\\udfff escape): not valid Unicode" : undefined;
+    if (node === null || typeof node !== "object") return undefined;
+    if (depth >= MAX_DEPTH) return `nested more than ${MAX_DEPTH} levels deep: flatten it, or move parts into defs/ and use $ref`;
+    if (Array.isArray(node)) {
+      for (let i = node.length - 1; i >= 0; i--) {
+        const found = find(node[i], depth + 1);
+        if (found) return (path.push(i), found);
+      }
+      return undefined;
     }
-  }
-  return undefined;
+    const keys = Object.keys(node);
+    if (strings)
+      for (const key of keys)
+        if (LONE_SURROGATE.test(key)) return (path.push(key), "name with a lone surrogate (an unpaired \\ud800-\\udfff escape): not valid Unicode");
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const found = find((node as Record<string, unknown>)[keys[i]!], depth + 1);
+      if (found) return (path.push(keys[i]!), found);
+    }
+    return undefined;
+  };
+  const message = find(value, 0);
+  return message === undefined ? undefined : { pointer: pointerJoin("", ...path.reverse()), message };
 }
 
 /** Whether a JSON text may hold a surrogate escape (`\ud800`-`\udfff`), the one way to a lone surrogate. */

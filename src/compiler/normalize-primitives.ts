@@ -4,9 +4,10 @@
  * schema says otherwise), the completions each one offers, and their type units.
  */
 import type { CheckedPrimitives, PromptFile, ResourceFile, TemplateFile } from "./check-primitives.js";
+import { createHash } from "node:crypto";
 import { requireAppliedDefaults } from "./defaults.js";
 import { typeName } from "./names.js";
-import type { SchemaNode, TypeUnit } from "./schema-walk.js";
+import { copyJson, type SchemaNode, type TypeUnit } from "./schema-walk.js";
 
 /** Per variable or argument: fixed completion values, or `"handler"`. */
 export type Completions = Record<string, string[] | "handler">;
@@ -60,9 +61,9 @@ export function normalizePrimitives(checked: CheckedPrimitives): NormalizedPrimi
     prompts,
     // The handler gets its values with defaults filled in (the validator applies them): those are present.
     typeUnits: [...templates, ...prompts].map((p) => {
-      const schema = structuredClone(p.schema);
+      const schema = copyJson(p.schema);
       requireAppliedDefaults(schema);
-      return { name: p.typeName, schema };
+      return { name: p.typeName, digest: createHash("sha256").update(JSON.stringify([p.typeName, schema])).digest("hex"), schema: () => schema };
     }),
   };
 }

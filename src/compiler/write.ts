@@ -3,7 +3,7 @@
  * stubs, never touching an existing one. With `--check`: compare instead, and report.
  */
 import { randomBytes } from "node:crypto";
-import { copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { rel, type BuildConfig } from "./config.js";
 import { compare } from "./diagnostics.js";
@@ -39,7 +39,7 @@ export class OutputError extends Error {
 }
 
 export function compareOutput(emitted: Emitted, config: BuildConfig): Comparison {
-  checkDestinations(emitted, config);
+  const { existing } = checkDestinations(emitted, config);
   const onDisk = readTree(config.outDir, (f) => rel(config, path.join(config.outDir, f)));
   const changed: string[] = [];
   const missing: string[] = [];
@@ -50,7 +50,7 @@ export function compareOutput(emitted: Emitted, config: BuildConfig): Comparison
   }
   const extra = [...onDisk.keys()].filter((f) => !emitted.files.has(f));
   const missingHandlers: string[] = [];
-  for (const file of emitted.stubs.keys()) if (!existsSync(file)) missingHandlers.push(rel(config, file));
+  for (const file of emitted.stubs.keys()) if (!existing.has(file)) missingHandlers.push(rel(config, file));
   const out = (f: string) => rel(config, path.join(config.outDir, f));
   return { changed: changed.map(out), missing: missing.map(out), extra: extra.map(out), missingHandlers, leftBehindHandlers: leftBehindHandlers(emitted.stubs.keys(), config) };
 }
@@ -87,9 +87,9 @@ export function leftBehindHandlers(handlers: Iterable<string>, config: BuildConf
 }
 
 export function write(emitted: Emitted, config: BuildConfig): WriteResult {
-  checkDestinations(emitted, config);
+  const { existing } = checkDestinations(emitted, config);
   // Rendered only for the handlers missing, and before anything is written.
-  const stubs = [...emitted.stubs].filter(([file]) => !existsSync(file)).map(([file, render]) => [file, render()] as const);
+  const stubs = [...emitted.stubs].filter(([file]) => !existing.has(file)).map(([file, render]) => [file, render()] as const);
   // `untouched` files are the last build's, unchanged since (see emit): not read again.
   const out = (f: string) => rel(config, path.join(config.outDir, f));
   const onDisk = readTree(config.outDir, out, emitted.untouched);
@@ -126,15 +126,19 @@ export function write(emitted: Emitted, config: BuildConfig): WriteResult {
  * folder is a real folder (or can be made one), and so are the handler folders; a handler's path is a file
  * or free. (What is inside the output folder is checked as it is read.)
  */
-function checkDestinations(emitted: Emitted, config: BuildConfig): void {
+function checkDestinations(emitted: Emitted, config: BuildConfig): { existing: Set<string> } {
   const out = rel(config, config.outDir);
   const outStat = lstatOrUndefined(config.outDir);
   if (outStat?.isSymbolicLink())
     throw new OutputError(`--out ${out} is a symbolic link: mcpgen replaces its output folder whole, so give it the real folder`);
   if (outStat && !outStat.isDirectory()) throw new OutputError(`--out ${out} is not a folder: choose a folder for the generated files`);
   if (!outStat) mustBeCreatable(config.outDir, config);
+  // Handler files share a few folders: each is looked at once (a thousand tools, a thousand stats less).
+  const checked = new Set<string>();
+  const existing = new Set<string>();
   for (const file of emitted.stubs.keys()) {
-    for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+    for (let dir = path.dirname(file); !checked.has(dir); dir = path.dirname(dir)) {
+      checked.add(dir);
       const stat = statOrUndefined(dir);
       if (stat && !stat.isDirectory())
         throw new OutputError(`${dir === config.handlersDir ? "--handlers " : ""}${rel(config, dir)} is not a folder, where handler files belong: choose another --handlers or move it`);
@@ -142,7 +146,9 @@ function checkDestinations(emitted: Emitted, config: BuildConfig): void {
     }
     const stat = statOrUndefined(file);
     if (stat && !stat.isFile()) throw new OutputError(`${rel(config, file)} is not a file, where a handler file belongs: move it`);
+    if (stat) existing.add(file);
   }
+  return { existing };
 }
 
 /** The nearest existing folder above `dir` is a folder, so `dir` can be made. */

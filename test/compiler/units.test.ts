@@ -81,6 +81,39 @@ describe("PackCache", () => {
     expect(["a", "b", "c", "unknown"].map((k) => third.get(k))).toEqual(["alpha ✓", undefined, "gamma", undefined]);
   });
 
+  it("writes a few new entries beside a large pack, and one pack again once much of it goes unused", async () => {
+    const dir = await fresh();
+    const big = "x".repeat(4000);
+    const first = new PackCache(dir);
+    for (const k of ["a", "b", "c"]) first.set(k, big + k);
+    first.save();
+    const useAll = (cache: PackCache) => ["a", "b", "c"].forEach((k) => expect(cache.get(k)).toBe(big + k));
+
+    const second = new PackCache(dir);
+    useAll(second);
+    second.set("d", "delta");
+    second.save(); // 5 bytes new, 12,003 used: a delta pack, the pack as it was
+    const files = await readdir(dir);
+    expect(files).toHaveLength(2);
+    expect(files.filter((f) => f.startsWith("pack-"))).toHaveLength(1);
+
+    const third = new PackCache(dir);
+    useAll(third);
+    expect(third.get("d")).toBe("delta");
+    third.set("e", "epsilon");
+    third.save();
+    expect(await readdir(dir)).toHaveLength(3);
+
+    const fourth = new PackCache(dir);
+    expect(fourth.get("a")).toBe(big + "a");
+    expect(fourth.get("e")).toBe("epsilon");
+    fourth.set("f", "phi");
+    fourth.save(); // b and c (8,002 bytes) unused: one pack of a, e and f, the deltas gone
+    expect(await readdir(dir)).toEqual(["pack"]);
+    const fifth = new PackCache(dir);
+    expect(["a", "b", "c", "d", "e", "f"].map((k) => fifth.get(k))).toEqual([big + "a", undefined, undefined, undefined, "epsilon", "phi"]);
+  });
+
   it("treats a damaged pack as empty and replaces it", async () => {
     const dir = await fresh();
     const cache = new PackCache(dir);

@@ -6,7 +6,7 @@
 import { requireAppliedDefaults } from "../defaults.js";
 import type { ServerIR } from "../ir.js";
 import { ident } from "../names.js";
-import { isSchemaNode, type SchemaNode } from "../schema-walk.js";
+import { copyJson, isSchemaNode, type SchemaNode } from "../schema-walk.js";
 import { docComment, jsonLiteral, type Code } from "./render.js";
 
 const INDENT = "    ";
@@ -48,7 +48,7 @@ function callerType(name: string, schema: SchemaNode): Code {
  * properties required in the handler's input type): what it adds to a copy's `required` is the answer.
  */
 function defaultedSpec(schema: SchemaNode): string | undefined {
-  const copy = structuredClone(schema);
+  const copy = copyJson(schema);
   requireAppliedDefaults(copy);
   const spec = (before: SchemaNode, after: SchemaNode): string | undefined => {
     const had = new Set(Array.isArray(before.required) ? before.required : []);

@@ -15,12 +15,12 @@ import { rel, type BuildConfig } from "../config.js";
 import type { Diagnostic } from "../diagnostics.js";
 import type { ServerIR, ToolIR } from "../ir.js";
 import { compileAll } from "./parallel.js";
-import { compileModule, compileShared, moduleKey, sharedKey, toolRequest, type Request, type ValidatorModule } from "./validators.js";
+import { compileModule, compileShared, moduleKeyOf, requestDigest, sharedKey, toolRequest, type Request, type ValidatorModule } from "./validators.js";
 import { planShared } from "./shared.js";
 import { registryView } from "./registry.js";
 import { hasAppliedDefaults } from "../defaults.js";
 import { clientView } from "./client.js";
-import { render } from "./render.js";
+import { jsonText, render, type Code } from "./render.js";
 
 /** A named export of a validator module, with its doc comment. */
 type Export = { name: string; doc: string };
@@ -44,6 +44,12 @@ export async function emit(
   version: string,
   /** Keys of the output files untouched since the last build, by path. */
   previous: ReadonlyMap<string, string> = new Map(),
+  /**
+   * The cache key of what emit keeps by a digest of what it is made from (a tool's IR digest, a rendered
+   * file's view); it must cover mcpgen's own code (the printing), which the cache's fingerprint does not all
+   * cover. Without it, nothing is kept.
+   */
+  keepKey?: (digest: string) => string,
 ): Promise<Emitted> {
   const files = new Map<string, string>();
   const untouched = new Set<string>();
@@ -58,6 +64,15 @@ export async function emit(
     return r.startsWith(".") ? r : "./" + r;
   };
 
+  /** `render`, kept in the cache by a digest of the whole view (the template is mcpgen's code: see `keepKey`). */
+  const renderKept = (name: string, view: object): string => {
+    const key = keepKey?.(createHash("sha256").update(name).update("\0").update(JSON.stringify(view)).digest("hex"));
+    const kept = key === undefined ? undefined : cache.get(key);
+    if (kept !== undefined) return kept;
+    const out = render(name, view);
+    if (key !== undefined) cache.set(key, out);
+    return out;
+  };
   const validatorFile = (base: string, subject: string, module: ValidatorModule, exports: Export[], sources: string[]) => {
     const view = { ...header(sources), subject, exports };
     files.set(`${base}.gen.js`, render("validator.gen.js", { ...view, imports: module.imports, body: { code: module.body } }));
@@ -83,20 +98,40 @@ export async function emit(
     diagnostics.push(...found);
     if (module) validatorFile(base, `the shared definitions of ${request.file}`, module, exports, [request.file]);
   }
+  // What a tool's emit makes of its IR alone, kept by the IR's digest: the digest of its validator request
+  // (its calls left out) and its registry entry's wire metadata, printed. Only tools without diagnostics.
+  const printed: Code[] = [];
   for (const tool of ir.tools) {
-    const { request, diagnostics: found } = toolRequest(tool, shared.calls.get(tool.name));
-    diagnostics.push(...found);
-    if (!request) continue;
+    const calls = shared.calls.get(tool.name);
+    const memoKey = keepKey?.(tool.digest);
+    const kept = memoKey === undefined ? undefined : cache.get(memoKey);
+    let request: Request | undefined;
+    let made: { request: string; wire: string };
+    // Kept as the request digest (hex), a line break, and the printed entry as it is: no JSON to decode.
+    if (kept !== undefined) made = { request: kept.slice(0, kept.indexOf("\n")), wire: kept.slice(kept.indexOf("\n") + 1) };
+    else {
+      const { request: fresh, diagnostics: found } = toolRequest(tool, calls);
+      diagnostics.push(...found);
+      const wire = jsonText(tool.wire);
+      if (!fresh) {
+        printed.push({ code: wire });
+        continue;
+      }
+      request = fresh;
+      made = { request: requestDigest(fresh), wire };
+      if (memoKey !== undefined) cache.set(memoKey, `${made.request}\n${made.wire}`);
+    }
+    printed.push({ code: made.wire });
     const exports: Export[] = [{ name: "input", doc: `the arguments of tool ${tool.name}` }];
     if (tool.outputType) exports.push({ name: "output", doc: `the structured output of tool ${tool.name}` });
     const base = `validators/${tool.name}`;
-    const key = moduleKey(request);
+    const key = moduleKeyOf(made.request, calls);
     const filesKey = createHash("sha256").update(JSON.stringify([key, header(tool.sources), exports])).digest("hex");
     for (const file of [`${base}.gen.js`, `${base}.gen.d.ts`]) keys.set(file, filesKey);
     if (previous.get(`${base}.gen.js`) === filesKey && previous.get(`${base}.gen.d.ts`) === filesKey) {
       untouched.add(`${base}.gen.js`).add(`${base}.gen.d.ts`);
       cache.keep(key);
-    } else toCompile.push({ tool, base, exports, request, key });
+    } else toCompile.push({ tool, base, exports, request: request ?? toolRequest(tool, calls).request!, key });
   }
   const compiled = await compileAll({ modules: toCompile.map(({ request, key }) => ({ request, key })), units: ir.typeUnits }, cache, config.jobs);
   for (const [i, { tool, base, exports }] of toCompile.entries()) {
@@ -170,8 +205,9 @@ export async function emit(
     prompts: ir.prompts.map((p) => withArguments("prompt", "Prompt", p, p.argumentsType, "prompts", "prompt-handler.ts")),
   };
   const handlerImport = (file: string) => `${handlersImport}/${file.replace(/\.ts$/, ".js")}`;
-  files.set("registry.gen.ts", render("registry.gen.ts", { ...header(ir.sources), ...registryView(ir, contract, handlerImport) }));
-  files.set("handlers.gen.ts", render("handlers.gen.ts", { ...header(ir.sources), primitives, ...contract }));
+  files.set("registry.gen.ts", render("registry.gen.ts", { ...header(ir.sources), ...registryView(ir, contract, handlerImport, printed) }));
+  // The handler contract changes only when a name, a type or a description does, not with most edits.
+  files.set("handlers.gen.ts", renderKept("handlers.gen.ts", { ...header(ir.sources), primitives, ...contract }));
   files.set("server.gen.ts", render("server.gen.ts", header(ir.sources)));
   if (config.client) files.set("client.gen.ts", render("client.gen.ts", { ...header(ir.sources), ...clientView(ir) }));
 

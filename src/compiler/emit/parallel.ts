@@ -27,10 +27,17 @@ export interface WorkerResult {
   entries: [string, string][];
 }
 
+/** A batch as a worker thread gets it: each unit's schema made (a function does not cross threads). */
+export interface WorkerBatch {
+  modules: Batch["modules"];
+  units: { name: string; digest: string; schema: ReturnType<TypeUnit["schema"]> }[];
+}
+
 /** In a worker thread: compiles `batch`, handing back the cache entries made. */
-export async function compileInWorker(batch: Batch): Promise<WorkerResult> {
+export async function compileInWorker(batch: WorkerBatch): Promise<WorkerResult> {
   const cache = new MemoryCache();
-  return { compiled: await compileBatch(batch, cache), entries: [...cache.entries] };
+  const units = batch.units.map(({ name, digest, schema }): TypeUnit => ({ name, digest, schema: () => schema }));
+  return { compiled: await compileBatch({ modules: batch.modules, units }, cache), entries: [...cache.entries] };
 }
 
 /** Below this many tools and units, starting threads costs more than it saves. */
@@ -67,6 +74,12 @@ export async function compileAll(batch: Batch, cache: Cache, jobs?: number): Pro
 async function compileMisses(batch: Batch, cache: Cache, jobs: number | undefined): Promise<Compiled> {
   const work = batch.modules.length + batch.units.length;
   const threads = Math.min(jobs ?? (work < PARALLEL_FROM ? 1 : defaultThreads()), work);
+  if (threads < 2 && jobs === undefined && availableParallelism() >= 2 && Math.min(batch.modules.length, batch.units.length) >= PARALLEL_FROM) {
+    // Started first: the validators then keep the main thread busy until they are all compiled.
+    const types = typesInWorker(batch.units, cache);
+    const { validators } = await compileBatch({ modules: batch.modules, units: [] }, cache);
+    return { validators, types: await types };
+  }
   if (threads < 2) return compileBatch(batch, cache);
   // Round-robin shares balance large and small schemas; the main thread takes share 0.
   const share = <T>(list: T[], i: number) => list.filter((_, j) => j % threads === i);
@@ -81,10 +94,31 @@ async function compileMisses(batch: Batch, cache: Cache, jobs: number | undefine
   return { validators: merge((c) => c.validators, batch.modules.length), types: merge((c) => c.types, batch.units.length) };
 }
 
+/**
+ * The type units on a thread of their own, while the main thread compiles the validators: what a large
+ * build does on 2 CPUs, where one compile thread is the default (see `defaultThreads`). The two kinds of
+ * work share nothing, and the thread loads json-schema-to-typescript alone, not ajv (types-worker.ts).
+ * A cold build of the 1,000-tool reference fixture: see BENCHMARKS.md, "Build speed".
+ */
+function typesInWorker(units: TypeUnit[], cache: Cache): Promise<Code[]> {
+  return new Promise((resolve, reject) => {
+    const workerData: Pick<WorkerBatch, "units"> = { units: units.map((u) => ({ name: u.name, digest: u.digest, schema: u.schema() })) };
+    const worker = new Worker(new URL("./types-worker.js", import.meta.url), { workerData });
+    worker.once("message", ({ types, entries }: { types: Code[]; entries: [string, string][] }) => {
+      for (const [key, value] of entries) cache.set(key, value);
+      resolve(types);
+      void worker.terminate();
+    });
+    worker.once("error", reject);
+    worker.once("exit", (code) => code !== 0 && reject(new Error(`a compile worker exited with code ${code}`)));
+  });
+}
+
 /** Compiles `batch` on a worker thread; the entries it made go into `cache`. */
 function inWorker(batch: Batch, cache: Cache): Promise<Compiled> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL("./worker.js", import.meta.url), { workerData: batch });
+    const workerData: WorkerBatch = { modules: batch.modules, units: batch.units.map((u) => ({ name: u.name, digest: u.digest, schema: u.schema() })) };
+    const worker = new Worker(new URL("./worker.js", import.meta.url), { workerData });
     worker.once("message", ({ compiled, entries }: WorkerResult) => {
       for (const [key, value] of entries) cache.set(key, value);
       resolve(compiled);

@@ -11,6 +11,7 @@
  * of a description and an escaping scheme of its own.
  */
 import type { ServerIR } from "../ir.js";
+import type { Code } from "./render.js";
 
 /** What the registry needs of the handler contract (`handlers.gen.ts`): the handler type of each entry. */
 export interface ContractNames {
@@ -33,7 +34,8 @@ function constNames(prefix: string, typeNames: readonly string[]): string[] {
   });
 }
 
-export function registryView(ir: ServerIR, contract: ContractNames, handlerImport: (file: string) => string) {
+/** `printed`: each tool's wire metadata as `jsonText` prints it, in the order of `ir.tools` (emit keeps them per tool). */
+export function registryView(ir: ServerIR, contract: ContractNames, handlerImport: (file: string) => string, printed: readonly Code[]) {
   const primitives = ir.resources.length + ir.templates.length + ir.prompts.length > 0;
   const names = {
     tools: constNames("tool", ir.tools.map((t) => t.typeName)),
@@ -59,7 +61,7 @@ export function registryView(ir: ServerIR, contract: ContractNames, handlerImpor
     tools: ir.tools.map((t, i) => ({
       name: t.name,
       constName: names.tools[i]!,
-      wire: t.wire,
+      wire: printed[i]!,
       hidden: t.hidden,
       handlerType: contract.tools[i]!.handlerType,
       validatorImport: `./validators/${t.name}.gen.js`,

@@ -22,7 +22,7 @@ import { appliedWalk, withoutDefaults } from "../defaults.js";
 import { compare, pointerJoin } from "../diagnostics.js";
 import type { ToolIR } from "../ir.js";
 import { identifier, uniqueName } from "../names.js";
-import { isSchemaNode, walkSchema, type SchemaNode } from "../schema-walk.js";
+import { copyJson, isSchemaNode, walkSchema, type SchemaNode } from "../schema-walk.js";
 
 /** Per schema of a tool (`input`, `output`): the pointer of each `$ref` node that becomes a call → its target. */
 export type Calls = Record<string, Record<string, string>>;
@@ -161,7 +161,7 @@ export function planShared(tools: ToolIR[]): SharedPlan {
       if (done.has(`${k} ${variant}`)) continue;
       done.add(`${k} ${variant}`);
       const d = canonical.get(k)!;
-      const copy = structuredClone(d.copy);
+      const copy = copyJson(d.copy);
       const nodes = new Map<SchemaNode, SchemaNode>();
       pairNodes(d.copy, copy, nodes);
       for (const [node, targetKey] of d.refs) {

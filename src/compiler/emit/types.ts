@@ -19,22 +19,21 @@ const options: Partial<Options> = {
 
 /** A unit's declaration; with `onlyCached`, undefined unless the cache has it. */
 export async function emitTypeUnit(unit: TypeUnit, cache: Cache, onlyCached = false): Promise<Code | undefined> {
-  const key = cacheKey("types", unit);
+  const key = cacheKey("types", unit.name, unit.digest);
   let code = cache.get(key);
   if (code === undefined) {
     if (onlyCached) return undefined;
-    code = await compileUnit(unit);
+    code = await compileUnit(unit.name, unit.schema());
     cache.set(key, code);
   }
   return { code };
 }
 
-async function compileUnit(unit: TypeUnit): Promise<string> {
-  const own = unit.schema;
-  if (typeof own === "boolean") return `export type ${unit.name} = ${own ? "unknown" : "never"};`;
+async function compileUnit(name: string, own: JSONSchema4 | boolean): Promise<string> {
+  if (typeof own === "boolean") return `export type ${name} = ${own ? "unknown" : "never"};`;
   // The unit's name wins over any title of its own: names are decided by mcpgen, not by jstt.
-  const schema = () => shadowOwnKeys({ ...own, title: unit.name }) as JSONSchema4;
-  return indent((await compileSchema(schema, unit.name)).replaceAll(OWN_KEY_STANDIN, "hasOwnProperty"));
+  const schema = () => shadowOwnKeys({ ...own, title: name }) as JSONSchema4;
+  return indent((await compileSchema(schema, name)).replaceAll(OWN_KEY_STANDIN, "hasOwnProperty"));
 }
 
 /** json-schema-to-typescript's stages (CommonJS modules under its dist/src/), for `compileSchema`. */
@@ -65,7 +64,7 @@ function loadStages(): Stages {
   if (stages) return stages;
   const require = createRequire(import.meta.url);
   const dir = path.dirname(require.resolve("json-schema-to-typescript"));
-  const jstt = withoutPrettier(dir, () => require("json-schema-to-typescript") as typeof import("json-schema-to-typescript") & { DEFAULT_OPTIONS: Options });
+  const jstt = withStandIns(dir, () => require("json-schema-to-typescript") as typeof import("json-schema-to-typescript") & { DEFAULT_OPTIONS: Options });
   let direct = (require("json-schema-to-typescript/package.json") as { version: string }).version === STAGES_RELEASE;
   const stage = (name: string): Record<string, unknown> => {
     if (!direct) return {};
@@ -95,30 +94,46 @@ function loadStages(): Stages {
 }
 
 /**
- * json-schema-to-typescript requires prettier for its `format` option, which mcpgen leaves off, and
- * prettier's CommonJS entry starts importing its whole ES module build at once: ~30 ms of the main
- * thread in every build that compiles a type, and the process could exit only once that import was
- * done (~25 ms more after an edit of the 1,000-tool bench fixture). While json-schema-to-typescript
- * loads, prettier is an empty stand-in, unless something loaded it before; the stand-in then leaves the
- * module cache, so whatever asks for prettier later gets the real one.
+ * What json-schema-to-typescript requires while it loads but mcpgen's calls never reach, replaced by stand-ins
+ * for that time (unless something loaded the real module before):
+ * - prettier, for its `format` option, which mcpgen leaves off: its CommonJS entry starts importing its whole
+ *   ES module build at once, ~30 ms of the main thread in every build that compiles a type, and the process
+ *   could exit only once that import was done (~25 ms more after an edit of the 1,000-tool bench fixture).
+ *   The stand-in is empty.
+ * - json-schema-ref-parser (48 modules), which only its dereferencing stage uses: `compileSchema` skips that
+ *   stage, and only the public `compile()` (a unit with the text "$ref", another release) runs it. The
+ *   stand-in loads the real module on first use. Loading it cost ~20 ms of every build that compiles a type.
+ * Each stand-in then leaves the module cache, so whatever asks for the module later gets the real one.
  */
-function withoutPrettier<T>(jsttDir: string, load: () => T): T {
+function withStandIns<T>(jsttDir: string, load: () => T): T {
   const require = createRequire(path.join(jsttDir, "index.js"));
-  let prettier: string | undefined;
-  try {
-    prettier = require.resolve("prettier");
-  } catch {
-    return load();
-  }
-  if (require.cache[prettier]) return load();
-  const standIn = new Module(prettier);
-  standIn.filename = prettier;
-  standIn.loaded = true;
-  require.cache[prettier] = standIn;
+  const placed: [string, Module][] = [];
+  const standIn = (specifier: string, exports: (resolved: string) => object) => {
+    let resolved: string;
+    try {
+      resolved = require.resolve(specifier);
+    } catch {
+      return;
+    }
+    if (require.cache[resolved]) return;
+    const module = new Module(resolved);
+    module.filename = resolved;
+    module.loaded = true;
+    module.exports = exports(resolved);
+    require.cache[resolved] = module;
+    placed.push([resolved, module]);
+  };
+  standIn("prettier", () => ({}));
+  standIn("@apidevtools/json-schema-ref-parser", (resolved) => {
+    let real: Record<PropertyKey, unknown> | undefined;
+    const module = () => (real ??= require(resolved) as Record<PropertyKey, unknown>);
+    // json-schema-to-typescript reads `$RefParser` off the module when it dereferences, not before.
+    return new Proxy({}, { get: (_, key) => module()[key] });
+  });
   try {
     return load();
   } finally {
-    if (require.cache[prettier] === standIn) delete require.cache[prettier];
+    for (const [resolved, module] of placed) if (require.cache[resolved] === module) delete require.cache[resolved];
   }
 }
 

@@ -3,6 +3,7 @@
  * template (variables) and per prompt (arguments). ajv still prints `require("…")` for its runtime helpers
  * in ESM mode (ajv issues #2209, #1976); those become imports. Also checks tools' `examples`.
  */
+import { createHash } from "node:crypto";
 import standaloneModule from "ajv/dist/standalone/index.js";
 import type { Ajv, ValidateFunction } from "ajv";
 import type { Dialect } from "../ajv.js";
@@ -10,7 +11,7 @@ import { ajvDiagnostics, CALL_KEYWORD, createAjv, KNOWN_FORMATS, REGEXP_MODULE, 
 import { cacheKey, type Cache } from "../cache.js";
 import { pointerGet, pointerJoin, type Diagnostic } from "../diagnostics.js";
 import type { ToolIR } from "../ir.js";
-import { walkSchema, type SchemaNode } from "../schema-walk.js";
+import { copyJson, walkSchema, type SchemaNode } from "../schema-walk.js";
 import { OBJECT_LITERAL_PROTO } from "../names.js";
 import { hasAppliedDefaults, onlyAppliedDefaults, withoutDefaults } from "../defaults.js";
 import { container } from "../bundle.js";
@@ -72,9 +73,28 @@ export function toolRequest(tool: ToolIR, calls?: Calls): { request?: Request; d
   return { request: { file, dialect: tool.dialect, schemas, ...defaults, examples, ...(calls && { calls }) }, diagnostics };
 }
 
-/** The cache key of a module: everything its code depends on. */
+/**
+ * The cache key of a module: everything its code depends on. In two parts: the request without its calls (which
+ * depend on every tool, see emit/shared.ts), as a digest a tool's emit can keep, and the calls.
+ */
 export function moduleKey(request: Request): string {
-  return cacheKey("validator", request.dialect, request.coerce ?? false, request.defaults ?? "", request.schemas, request.examples ?? [], request.calls ?? {});
+  return moduleKeyOf(requestDigest(request), request.calls);
+}
+
+/**
+ * `moduleKey` of a request whose `requestDigest` is known. The digest is one already: a module without
+ * calls (most) is keyed by it after a prefix hashed once, not by a hash of its own.
+ */
+export function moduleKeyOf(digest: string, calls: Calls | undefined): string {
+  if (!calls || !Object.keys(calls).length) return (uncalledPrefix ??= cacheKey("validator without calls")) + digest;
+  return cacheKey("validator", digest, calls);
+}
+let uncalledPrefix: string | undefined;
+
+/** What a module is made from, its calls left out, as a digest. */
+export function requestDigest(request: Request): string {
+  const { dialect, coerce = false, defaults = "", schemas, examples = [] } = request;
+  return createHash("sha256").update(JSON.stringify([dialect, coerce, defaults, schemas, examples])).digest("hex");
 }
 
 /**
@@ -108,7 +128,7 @@ export function compileModule(request: Request, cache: Cache, onlyCached = false
     }
     for (const { against, value, at } of request.examples ?? []) {
       const validate = refs[against] && ajv.getSchema(against);
-      if (!validate || validate(structuredClone(value))) continue;
+      if (!validate || validate(copyJson(value))) continue;
       diagnostics.push(
         ...ajvDiagnostics(validate.errors, file, "").map((d) => ({
           file,
@@ -132,7 +152,7 @@ export function compileModule(request: Request, cache: Cache, onlyCached = false
 function withCalls(schema: SchemaNode, dialect: Dialect, calls: Record<string, string> | undefined): SchemaNode {
   if (!calls || !Object.keys(calls).length) return schema;
   if (calls[""] !== undefined) return { [CALL_KEYWORD]: calls[""] };
-  const copy = structuredClone(schema);
+  const copy = copyJson(schema);
   for (const [pointer, target] of Object.entries(calls)) {
     const node = pointerGet(copy, pointer) as SchemaNode;
     delete node.$ref;
@@ -261,7 +281,7 @@ function hoistedExports(code: string): string {
  */
 function protoAsPattern(schema: SchemaNode): SchemaNode {
   if (!JSON.stringify(schema).includes('"__proto__"')) return schema;
-  const copy = structuredClone(schema);
+  const copy = copyJson(schema);
   walkSchema(copy, "", (node) => {
     const properties = node.properties;
     if (properties === null || typeof properties !== "object" || !Object.hasOwn(properties, "__proto__")) return;

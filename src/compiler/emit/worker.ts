@@ -1,5 +1,5 @@
 /** A compile worker: compiles one share of the tools and type units (see parallel.ts). */
 import { parentPort, workerData } from "node:worker_threads";
-import { compileInWorker, type Batch } from "./parallel.js";
+import { compileInWorker, type WorkerBatch } from "./parallel.js";
 
-parentPort!.postMessage(await compileInWorker(workerData as Batch));
+parentPort!.postMessage(await compileInWorker(workerData as WorkerBatch));
