@@ -148,9 +148,9 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSes
       readLines(chunk);
     } finally {
       reading = false;
+      if (answering === 0) flushBatch();
+      else if (batch.length > 0) process.nextTick(flushBatch);
     }
-    if (answering === 0) flushBatch();
-    else if (batch.length > 0) process.nextTick(flushBatch);
   };
   const readLines = (chunk: string): void => {
     let start = 0;

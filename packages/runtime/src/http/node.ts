@@ -117,8 +117,9 @@ function defaultHosts(host: string): string[] {
 }
 
 /**
- * One request and its response, as the transport sees them. The methods are bound once, here, so that a
- * request costs this object and not a closure per method and per `close` listener.
+ * One request and its response, as the transport sees them, with the response's one `close` listener: it
+ * counts the connection's unfinished responses down and tells the transport's disconnect listeners (a
+ * `once` wrapper for each of those cost more than the listener itself).
  */
 class NodeInput implements HttpInput {
   readonly method: string;
