@@ -5,7 +5,6 @@
  *   {{jsonBlock x}} the same literal spread over lines (two-space indents), for data a reviewer reads
  *   {{jsonParse x}} the same lines as JSON text that JSON.parse reads at run time, for large data a module
  *                   loads at start-up (V8 reads JSON faster than the same object literal)
- *   {{jsonText x}}  JSON.stringify's text of x as a string, for data the runtime sends as it is
  *   {{record x}}   an object keyed by user names: a literal copied onto an object without a prototype
  *   {{ident x}}    an identifier, checked against reserved words
  *   {{comment x}}  a JSDoc block that text containing `*\/` cannot end
@@ -74,7 +73,8 @@ export function jsonParse(value: unknown): string {
 }
 
 /**
- * `String.raw`…`` of `JSON.stringify(value)`: byte for byte the text a list sends. In the raw template only a
+ * `String.raw`…`` of `JSON.stringify(value)`: byte for byte the text a list sends (a tool's registry entry,
+ * which emit prints and keeps per tool and the template places with `{{code}}`). In the raw template only a
  * backtick and `${` would mean something else; both occur inside JSON strings only, and each is written as a
  * substitution of itself (a backslash before one is always one of an escaped pair, so it escapes nothing).
  */
@@ -118,7 +118,6 @@ hbs.registerHelper("json", (value: unknown) => safe(jsonLiteral(value)));
 // A lookup by a user-chosen name ("constructor", "toString") must not find Object.prototype's members.
 hbs.registerHelper("jsonBlock", (value: unknown) => safe(jsonBlock(value)));
 hbs.registerHelper("jsonParse", (value: unknown) => safe(jsonParse(value)));
-hbs.registerHelper("jsonText", (value: unknown) => safe(jsonText(value)));
 hbs.registerHelper("record", (value: unknown) => safe(`Object.assign(Object.create(null), ${jsonLiteral(value)})`));
 hbs.registerHelper("ident", (value: unknown) => safe(ident(String(value))));
 hbs.registerHelper("comment", (value: unknown) => safe(docComment(typeof value === "string" ? value : undefined)));
