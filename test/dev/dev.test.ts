@@ -148,8 +148,10 @@ describe("mcpgen dev", () => {
     );
     // A handler that no longer fits its type: tsc says so, and the server still runs the new code.
     await writeFile(path.join(dir, "src/handlers/echo.ts"), HANDLER.replace("async ({ text }) => text", 'async ({ text }) => { const wrong: number = text; return `${wrong}!`; }'));
-    await until("the type error", () => (/src\/handlers\/echo\.ts\(\d+,\d+\): error TS\d+/.test(stderr()) ? true : undefined), 60_000);
-    expect(stderr()).toMatch(/mcpgen dev: types: 1 error \(\d+ ms; the server runs anyway\)/);
+    // The error and the summary after it may reach stderr in separate chunks: wait for both.
+    const reported = () => /src\/handlers\/echo\.ts\(\d+,\d+\): error TS\d+/.test(stderr()) && /mcpgen dev: types: 1 error \(\d+ ms; the server runs anyway\)/.test(stderr());
+    await until("the type error and its summary", () => (reported() ? true : undefined), 60_000);
+    expect(stderr().indexOf("error TS")).toBeLessThan(stderr().indexOf("mcpgen dev: types: 1 error"));
     const text = async () => ((await client.callTool({ name: "echo", arguments: { text: "abc" } })) as { content: { text: string }[] }).content[0]?.text;
     await until("the new handler", async () => ((await text().catch(() => undefined)) === "abc!" ? true : undefined));
   }, 90_000);
