@@ -101,7 +101,8 @@ describe("mcpgen dev", () => {
     await until("the edited description", async () => ((await description().catch(() => undefined)) === "Echoes, version 2." ? true : undefined));
     await until("tools/list_changed", () => (listChanged() > 0 ? true : undefined));
     expect(stderr()).toMatch(/mcpgen dev: rebuilt in \d+ ms/);
-    expect(stderr()).toMatch(/mcpgen dev: restarted in \d+ ms/);
+    // Said once the old server has exited, which may be after the new one already answers.
+    await until("the restart reported", () => (/mcpgen dev: restarted in \d+ ms/.test(stderr()) ? true : undefined));
 
     // A new tool: served, and its handler stub created.
     await writeSchemas(dir, { "annotations.json": { tools: { echo: "readOnly", shout: "readOnly" } }, "tools/shout.json": echo("Shouts.") });
