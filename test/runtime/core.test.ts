@@ -295,6 +295,18 @@ describe("a tool's metadata as JSON text (what generated registries hold)", () =
     expect(() => createServer(withWire("{ not JSON, never read until a call needs it"))).not.toThrow();
   });
 
+  it("is read for a call's needs once, not on every call", async () => {
+    let reads = 0;
+    const text = JSON.stringify(base);
+    const counted = { ...registry, tools: [Object.defineProperty({ ...echo }, "wire", { get: () => (reads++, text), enumerable: true })] } as Registry;
+    const h = new Harness({ registry: counted });
+    await h.initialize();
+    for (let i = 0; i < 5; i++) expect(Harness.text(await h.call("echo", { text: `t${i}` }))).toBe(`t${i}`);
+    const afterCalls = reads;
+    for (let i = 0; i < 5; i++) await h.call("echo", { text: "again" });
+    expect(reads).toBe(afterCalls);
+  });
+
   it("tells a task tool from one whose text only mentions the member", async () => {
     const capabilities = async (r: Registry) => (await new Harness({ registry: r }).initialize()).capabilities as Record<string, unknown>;
     const mentions = withWire(JSON.stringify({ ...base, description: 'Says "taskSupport" and has none.' }));

@@ -55,9 +55,11 @@ export class ToolSlot {
    * text without the member's name is not parsed for it.
    */
   get taskSupport(): TaskSupport {
-    const wire = this.entry.wire;
-    if (typeof wire === "string" && !wire.includes('"taskSupport"')) return "forbidden";
-    return (this.#taskSupport ??= this.wire.execution?.taskSupport ?? "forbidden");
+    if (this.#taskSupport === undefined) {
+      const wire = this.entry.wire;
+      this.#taskSupport = typeof wire === "string" && !wire.includes('"taskSupport"') ? "forbidden" : (this.wire.execution?.taskSupport ?? "forbidden");
+    }
+    return this.#taskSupport;
   }
 }
 
