@@ -101,27 +101,27 @@ async function compileMisses(batch: Batch, cache: Cache, jobs: number | undefine
  * A cold build of the 1,000-tool reference fixture: see BENCHMARKS.md, "Build speed".
  */
 function typesInWorker(units: TypeUnit[], cache: Cache): Promise<Code[]> {
-  return new Promise((resolve, reject) => {
-    const workerData: Pick<WorkerBatch, "units"> = { units: units.map((u) => ({ name: u.name, digest: u.digest, schema: u.schema() })) };
-    const worker = new Worker(new URL("./types-worker.js", import.meta.url), { workerData });
-    worker.once("message", ({ types, entries }: { types: Code[]; entries: [string, string][] }) => {
-      for (const [key, value] of entries) cache.set(key, value);
-      resolve(types);
-      void worker.terminate();
-    });
-    worker.once("error", reject);
-    worker.once("exit", (code) => code !== 0 && reject(new Error(`a compile worker exited with code ${code}`)));
-  });
+  return onThread<{ types: Code[] }>("./types-worker.js", { units: madeUnits(units) }, cache).then(({ types }) => types);
 }
 
 /** Compiles `batch` on a worker thread; the entries it made go into `cache`. */
 function inWorker(batch: Batch, cache: Cache): Promise<Compiled> {
+  const workerData: WorkerBatch = { modules: batch.modules, units: madeUnits(batch.units) };
+  return onThread<WorkerResult>("./worker.js", workerData, cache).then(({ compiled }) => compiled);
+}
+
+/** Each unit with its schema made: a function does not cross threads. */
+function madeUnits(units: TypeUnit[]): WorkerBatch["units"] {
+  return units.map((u) => ({ name: u.name, digest: u.digest, schema: u.schema() }));
+}
+
+/** Runs the worker module `file` on `workerData`: what it posts, once the cache entries it made are in `cache`. */
+function onThread<T>(file: string, workerData: unknown, cache: Cache): Promise<T> {
   return new Promise((resolve, reject) => {
-    const workerData: WorkerBatch = { modules: batch.modules, units: batch.units.map((u) => ({ name: u.name, digest: u.digest, schema: u.schema() })) };
-    const worker = new Worker(new URL("./worker.js", import.meta.url), { workerData });
-    worker.once("message", ({ compiled, entries }: WorkerResult) => {
-      for (const [key, value] of entries) cache.set(key, value);
-      resolve(compiled);
+    const worker = new Worker(new URL(file, import.meta.url), { workerData });
+    worker.once("message", (result: T & { entries: [string, string][] }) => {
+      for (const [key, value] of result.entries) cache.set(key, value);
+      resolve(result);
       void worker.terminate();
     });
     worker.once("error", reject);
