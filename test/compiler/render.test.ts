@@ -1,8 +1,8 @@
 // The `jsonBlock` helper of the templates (src/compiler/emit/render.ts): flat where a value fits in about
-// 100 columns, a line per member where it does not. And `jsonText`: JSON.stringify's text as a `String.raw`
+// 100 columns, a line per member where it does not. And `jsonText` / `jsonParse`: JSON text as a `String.raw`
 // template, byte for byte.
 import { describe, expect, it } from "vitest";
-import { jsonBlock, jsonLiteral, jsonText } from "../../dist/compiler/emit/render.js";
+import { jsonBlock, jsonLiteral, jsonParse, jsonText } from "../../dist/compiler/emit/render.js";
 
 /** The layout by its definition: every member laid out first, then the value flat if that fits on one line. */
 function reference(value: unknown, indent = ""): string {
@@ -63,17 +63,27 @@ describe("jsonBlock", () => {
   });
 });
 
-describe("jsonText", () => {
+describe("jsonText and jsonParse", () => {
   const evaluate = (code: string): unknown => new Function(`return ${code}`)();
 
+  const awkward = ["`", "${x}", "$${", "\\`", "\\${", "a\\", "\\", "\u2028\u2029", "\ud800", "\r\n\t", '"', "$", "{", "}`${`}", "\u0060"];
+
   it("is JSON.stringify's text exactly, whatever the strings hold", () => {
-    const awkward = ["`", "${x}", "$${", "\\`", "\\${", "a\\", "\\", "\u2028\u2029", "\ud800", "\r\n\t", '"', "$", "{", "}`${`}", "\u0060"];
     for (const text of awkward) {
       const value = { description: text, [text]: [text, { nested: text }], __proto__key: 1 };
       const code = jsonText(value);
       expect(code.startsWith("String.raw`")).toBe(true);
       expect(code).not.toContain("\n");
       expect(evaluate(code)).toBe(JSON.stringify(value));
+    }
+  });
+
+  it("is read back by jsonParse's code as the same value, over lines, whatever the strings hold", () => {
+    for (const text of awkward) {
+      const value = { description: text, [text]: [text, { nested: text }], long: "x".repeat(120) };
+      const code = jsonParse(value);
+      expect(code).toContain("\n");
+      expect(evaluate(code)).toEqual(value);
     }
   });
 

@@ -62,25 +62,26 @@ export function jsonBlock(value: unknown, indent = "", key: (name: string) => st
 }
 const objectKey = (name: string): string => (name === "__proto__" ? '["__proto__"]' : jsonLiteral(name));
 
-/**
- * `JSON.parse(String.raw`…`)` of `jsonBlock`'s lines as JSON (a "__proto__" key is a plain key there). In
- * the raw template only a backtick and `${` would mean something else; both occur inside JSON strings only,
- * where they are written as \u escapes.
- */
+/** `JSON.parse` of `jsonBlock`'s lines as JSON text (`rawText`; a "__proto__" key is a plain key there). */
 export function jsonParse(value: unknown): string {
-  const text = jsonBlock(value, "", jsonLiteral).replace(/`/g, "\\u0060").replace(/\$\{/g, "\\u0024{");
-  return `JSON.parse(String.raw\`${text}\`)`;
+  return `JSON.parse(${rawText(jsonBlock(value, "", jsonLiteral))})`;
 }
 
 /**
- * `String.raw`…`` of `JSON.stringify(value)`: byte for byte the text a list sends (a tool's registry entry,
- * which emit prints and keeps per tool and the template places with `{{code}}`). In the raw template only a
- * backtick and `${` would mean something else; both occur inside JSON strings only, and each is written as a
- * substitution of itself (a backslash before one is always one of an escaped pair, so it escapes nothing).
+ * `JSON.stringify(value)` as a string, byte for byte the text a list sends (a tool's registry entry, which
+ * emit prints and keeps per tool and the template places with `{{code}}`).
  */
 export function jsonText(value: unknown): string {
-  const text = JSON.stringify(value).replace(/`|\$(?=\{)/g, (c) => (c === "`" ? '${"`"}' : '${"$"}'));
-  return `String.raw\`${text}\``;
+  return rawText(JSON.stringify(value));
+}
+
+/**
+ * JSON text as a `String.raw`…`` template that evaluates to it. In the raw template only a backtick and `${`
+ * would mean something else; both occur inside JSON strings only, and each is written as a substitution of
+ * itself (a backslash before one is always one of an escaped pair, so it escapes nothing).
+ */
+function rawText(json: string): string {
+  return `String.raw\`${json.replace(/`|\$(?=\{)/g, (c) => (c === "`" ? '${"`"}' : '${"$"}'))}\``;
 }
 
 /**
