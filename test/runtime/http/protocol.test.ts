@@ -8,7 +8,7 @@ import { createHttpHandler, createServer } from "../../../packages/runtime/src/i
 import { registry } from "../helpers/fixtures.js";
 import { assertServerMessage } from "../helpers/spec.js";
 import { ENVELOPE, until, within } from "../../helpers/wait.js";
-import { initialize, messagesOf, modern, post, SseReader, start, stopAll, type Json } from "./helpers.js";
+import { initialize, messagesOf, modern, parseSse, post, SseReader, start, stopAll, type Json } from "./helpers.js";
 
 afterEach(stopAll);
 
@@ -100,6 +100,32 @@ describe("2025 era: sessions", () => {
     const messages = events.map((e) => JSON.parse(e.data) as Json);
     messages.forEach((m, i) => assertServerMessage(m, V, { method: i === 2 ? "tools/call" : undefined }));
     expect(messages.map((m) => m.method ?? m.id)).toEqual(["notifications/progress", "notifications/progress", 7]);
+  });
+
+  it("in SSE response mode, answers a quick call as one whole stream and opens a primed stream at once", async () => {
+    const { url } = await start({ responseMode: "sse" });
+    const session = await initialize(url);
+    const headers = { "mcp-session-id": session, "mcp-protocol-version": V };
+    const quick = await post(url, call(2, "add", { a: 1, b: 2 }), headers);
+    expect(quick.headers.get("content-type")).toBe("text/event-stream");
+    const events = parseSse(await quick.text());
+    expect(events[0]).toMatchObject({ data: "", id: expect.stringMatching(/_0$/) }); // primed for resumption
+    expect(events.slice(1).map((e) => JSON.parse(e.data) as Json)).toMatchObject([{ id: 2, result: { structuredContent: { sum: 3 } } }]);
+    // A call that runs on: its headers and priming event come at once, so that a broken stream can be resumed.
+    const slow = await within(post(url, call(3, "slow", { steps: 10_000, delayMs: 5 }), headers), { what: "the primed stream's headers" });
+    const reader = new SseReader(slow.body as ReadableStream<Uint8Array>);
+    expect(await within(reader.next(), { what: "the priming event" })).toMatchObject({ data: "", id: expect.stringMatching(/_0$/) });
+    await reader.cancel();
+  });
+
+  it("in SSE response mode without an event store, answers with the result's event alone", async () => {
+    const { url } = await start({ responseMode: "sse", eventStore: false });
+    const session = await initialize(url);
+    const response = await post(url, call(4, "echo", { text: "hi" }), { "mcp-session-id": session, "mcp-protocol-version": V });
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    const events = parseSse(await response.text());
+    expect(events).toHaveLength(1);
+    expect(JSON.parse((events[0] as { data: string }).data)).toMatchObject({ id: 4, result: { content: [{ type: "text", text: "hi" }] } });
   });
 
   it("opens one standalone GET stream per session (a second one → 409), with keep-alives", async () => {

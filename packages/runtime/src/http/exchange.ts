@@ -10,7 +10,7 @@ import { errorResponse, type ErrorKind } from "../errors.js";
 import type { AuthInfo } from "../handler.js";
 import type { RequestId } from "../protocol.js";
 import type { ResolvedHttpOptions } from "./options.js";
-import { json, reject, stream as streamOutput, type HttpOutput } from "./output.js";
+import { json, reject, stream as streamOutput, type Answer, type HttpOutput } from "./output.js";
 import type { HttpSession, SessionExchange } from "./sessions.js";
 import { SseStream } from "./sse.js";
 
@@ -32,9 +32,8 @@ export class Exchange implements Sink, SessionExchange {
   private stream: SseStream | undefined;
   private streamId: string | undefined;
   private seq = 0;
-  private resolveOutput: ((output: HttpOutput) => void) | undefined;
-  /** The answer, once known; it is awaited only when the core's reply is not immediate. */
-  private readonly output: Promise<HttpOutput>;
+  /** Takes the HTTP answer, once; cleared when it has. */
+  private answer: Answer | undefined;
   private cancelHook: (() => void) | undefined;
   private connection: Connection | undefined;
   /** Settles once the reply is handled. */
@@ -49,17 +48,18 @@ export class Exchange implements Sink, SessionExchange {
     private readonly mode: "auto" | "json" | "sse",
     readonly auth: AuthInfo | undefined,
     private readonly modern: boolean,
-    private readonly session: HttpSession | undefined,
+    readonly session: HttpSession | undefined,
+    /** Where the answer goes. Known before the core runs: a handler may send progress before its first `await`. */
+    answer: Answer,
     /** A `subscriptions/listen` request: its stream stays open (with keep-alives) until either side ends it. */
     readonly listen = false,
   ) {
-    // Ready before the core runs: a handler may send progress before its first `await`.
-    this.output = new Promise<HttpOutput>((resolve) => (this.resolveOutput = resolve));
+    this.answer = answer;
   }
 
-  /** The client still waits for this answer (its connection, or the stream that replaced it, is open). */
+  /** The client still waits for this answer (its connection, or the stream it was given, is open). */
   get attended(): boolean {
-    if (this.stream) return !this.stream.gone;
+    if (this.stream && !this.answer) return !this.stream.gone;
     return !this.left;
   }
 
@@ -80,25 +80,31 @@ export class Exchange implements Sink, SessionExchange {
   send(message: string): void | Promise<void> {
     if (this.done) return undefined;
     if (!this.stream) {
-      if (this.mode === "json" || !this.resolveOutput) return undefined;
+      if (this.mode === "json" || !this.answer) return undefined;
       this.open();
     }
-    return this.write(message);
+    const written = this.write(message);
+    this.deliverStream();
+    return written;
   }
 
   /** Turns the core's reply into the HTTP answer. `requestId` (2026 era) is cancelled if the stream closes. */
-  respond(reply: Reply, connection: Connection, requestId: RequestId | undefined): HttpOutput | Promise<HttpOutput> {
+  respond(reply: Reply, connection: Connection, requestId: RequestId | undefined): void {
     if (typeof reply !== "object") {
       this.done = true;
-      return this.json(reply);
+      this.deliver(this.json(reply));
+      return;
     }
     this.transport.track(this, true);
     this.session?.running.add(this);
     this.connection = connection;
     if (this.mode === "sse" && !this.stream) this.open();
-    const onStreamCancel = (): void => {
-      if (this.modern && requestId !== undefined) connection.cancel(requestId, "The client closed the response stream");
-    };
+    if (this.modern && requestId !== undefined) {
+      // 2026 era: a request whose stream the client closes is cancelled.
+      const onStreamCancel = (): void => void connection.cancel(requestId, "The client closed the response stream");
+      if (this.stream) this.stream.onCancel(onStreamCancel);
+      else this.cancelHook = onStreamCancel;
+    }
     this.handled = reply.then(
       (text) => this.finish(text),
       (error: unknown) => {
@@ -107,9 +113,6 @@ export class Exchange implements Sink, SessionExchange {
         this.finish(errorResponse(requestId, "internalError"));
       },
     );
-    if (this.stream) this.stream.onCancel(onStreamCancel);
-    else this.cancelHook = onStreamCancel;
-    return this.output;
   }
 
   /** The sequence of the last event sent on this exchange's stream. */
@@ -129,6 +132,7 @@ export class Exchange implements Sink, SessionExchange {
       stream.end();
       return;
     }
+    this.deliverStream();
     const old = this.stream;
     this.stream = stream;
     if (old && old !== stream) old.end();
@@ -141,8 +145,8 @@ export class Exchange implements Sink, SessionExchange {
     this.transport.track(this, false);
     this.session?.running.delete(this);
     this.stream?.end();
-    this.resolveOutput?.(reject("sessionNotFound", "Session closed"));
-    this.resolveOutput = undefined;
+    if (this.stream) this.deliverStream();
+    else this.deliver(reject("sessionNotFound", "Session closed"));
   }
 
   private open(): void {
@@ -153,10 +157,12 @@ export class Exchange implements Sink, SessionExchange {
     const session = this.session;
     if (session && this.transport.options.eventStore) {
       this.streamId = this.transport.openedStream(session, this);
-      if (primesStreams(session.connection.session?.protocolVersion)) stream.prime(`${this.streamId}_0`, this.transport.options.retryMs);
+      if (primesStreams(session.connection.session?.protocolVersion)) {
+        // The client learns the stream's id at once, so that it can resume the stream if it breaks.
+        stream.prime(`${this.streamId}_0`, this.transport.options.retryMs);
+        this.deliverStream();
+      }
     }
-    this.resolveOutput?.(streamOutput(stream));
-    this.resolveOutput = undefined;
   }
 
   private write(message: string): void | Promise<void> {
@@ -177,15 +183,29 @@ export class Exchange implements Sink, SessionExchange {
       if (text !== undefined) void this.write(text);
       this.done = true;
       this.stream.end();
+      this.deliverStream();
       if (this.session && this.streamId !== undefined) this.session.exchanges.delete(this.streamId);
       if (this.session) this.session.lastActive = this.transport.now();
       return;
     }
     this.done = true;
     if (this.session) this.session.lastActive = this.transport.now();
-    const output = this.json(text);
-    this.resolveOutput?.(output);
-    this.resolveOutput = undefined;
+    this.deliver(this.json(text));
+  }
+
+  /**
+   * The stream is the answer. It is handed over at its first event (or the prime), or when it ends: a request
+   * that needs no waiting then leaves as headers and events in one write.
+   */
+  private deliverStream(): void {
+    if (this.answer && this.stream) this.deliver(streamOutput(this.stream));
+  }
+
+  /** Hands the answer over, unless it was already. */
+  private deliver(output: HttpOutput): void {
+    const answer = this.answer;
+    this.answer = undefined;
+    answer?.(output);
   }
 
   /** A JSON answer; a cancelled request (no reply) gets an SSE stream that ends without a message. */

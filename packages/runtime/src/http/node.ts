@@ -9,6 +9,7 @@ import type { Server } from "../server.js";
 import { LOOPBACK_HOSTS, resolveHttpOptions, type HttpOptions } from "./options.js";
 import { BodyError, HttpTransport, type HttpInput, type HttpStats } from "./transport.js";
 import type { HttpOutput } from "./output.js";
+import type { SseStream, SseTarget } from "./sse.js";
 
 export interface ServeOptions extends HttpOptions {
   /** Interface to bind (default `127.0.0.1`: loopback only). */
@@ -48,29 +49,21 @@ export async function serve(server: Server, options: ServeOptions = {}): Promise
       connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(requestTimeoutMs / 4))),
     },
     (req, res) => {
-      let open = responding.get(req.socket);
-      if (!open) responding.set(req.socket, (open = new Set()));
-      open.add(res);
-      const input = new NodeInput(req, res, open, idle);
-      res.on("close", input.closed);
-      const output = transport.handle(input);
-      if (output instanceof Promise) output.then(input.answer, input.fail);
-      else write(res, output);
+      const input = new NodeInput(req, res, stateOf(req.socket));
+      transport.serve(input, input.answer);
     },
   );
-  // Responses not yet finished, per connection, and what to do once there are none left.
-  const responding = new WeakMap<Socket, Set<ServerResponse>>();
-  const idle = new WeakMap<Socket, () => void>();
   http.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (idle.has(socket)) return; // answered (or about to be) already
+    const state = stateOf(socket);
+    if (state.refuse) return; // answered (or about to be) already
     const status =
       error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? "408 Request Timeout" : error.code === "HPE_HEADER_OVERFLOW" ? "431 Request Header Fields Too Large" : "400 Bad Request";
     const refuse = (): void => {
       if (socket.writable && !socket.writableEnded) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       else socket.destroy();
     };
-    idle.set(socket, refuse);
-    const open = [...(responding.get(socket) ?? [])];
+    state.refuse = refuse;
+    const open = state.open;
     if (open.length === 0) return refuse();
     // The error is about a request still arriving (its body broke off or took too long): answer it only if no
     // byte of any response went out yet (else the bytes would land inside a response), as Node itself does.
@@ -116,37 +109,97 @@ function defaultHosts(host: string): string[] {
   return hosts;
 }
 
+/** What the adapter keeps on a connection. */
+interface SocketState {
+  /** Its responses not yet finished, oldest first. */
+  readonly open: ServerResponse[];
+  /** Set once the connection sent bytes that are not HTTP: refuses it once its last response is finished. */
+  refuse: (() => void) | undefined;
+}
+
+const SOCKET_STATE = Symbol("mcpgen.socket");
+/** The `NodeInput` of a request and of its response, for the listeners below (one function for all of them). */
+const INPUT = Symbol("mcpgen.input");
+type WithInput<T> = T & { [INPUT]: NodeInput };
+
+function stateOf(socket: Socket): SocketState {
+  const holder = socket as Socket & { [SOCKET_STATE]?: SocketState };
+  return (holder[SOCKET_STATE] ??= { open: [], refuse: undefined });
+}
+
 /**
- * One request and its response, as the transport sees them, with the response's one `close` listener: it
- * counts the connection's unfinished responses down and tells the transport's disconnect listeners (a
- * `once` wrapper for each of those cost more than the listener itself).
+ * One request and its response, as the transport sees them, and the response's listeners. Nothing here is
+ * made per request but this object: the listeners are shared functions that find it on the request or
+ * response they are called on.
  */
-class NodeInput implements HttpInput {
+class NodeInput implements HttpInput, SseTarget {
   readonly method: string;
   readonly path: string;
   /** Told when the client goes away before the response is complete. */
   #disconnect: (() => void)[] | undefined;
+  /** The SSE stream the response carries, once it is one. */
+  #stream: SseStream | undefined;
+  /** The body being read (`text`). */
+  #body: BodyRead | undefined;
 
   constructor(
     private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
-    /** The connection's responses not yet finished (this one among them). */
-    private readonly open: Set<ServerResponse>,
-    private readonly idle: WeakMap<Socket, () => void>,
+    private readonly socket: SocketState,
   ) {
     const url = req.url ?? "/";
     const query = url.indexOf("?");
     this.method = req.method ?? "GET";
     this.path = query === -1 ? url : url.slice(0, query);
+    socket.open.push(res);
+    (res as WithInput<ServerResponse>)[INPUT] = this;
+    res.on("close", onResponseClose);
   }
 
-  header = (name: string): string | undefined => {
+  header(name: string): string | undefined {
     const value = this.req.headers[name];
     return value === undefined ? undefined : Array.isArray(value) ? value.join(", ") : value;
-  };
+  }
 
   text(limit: number): Promise<string> {
-    return readBody(this.req, limit);
+    const req = this.req;
+    const length = req.headers["content-length"];
+    if (length !== undefined && Number(length) > limit) {
+      // Nothing read yet; a body that will be cut off anyway is not read at all.
+      if (Number(length) > limit + DISCARD_LIMIT) return Promise.reject(tooLarge());
+      return discardRest(req, limit + DISCARD_LIMIT).then(() => Promise.reject(tooLarge()));
+    }
+    if (req.destroyed) return Promise.reject(unreadable());
+    return new Promise((resolve, reject) => {
+      this.#body = { chunks: [], size: 0, limit, resolve, reject };
+      (req as WithInput<IncomingMessage>)[INPUT] = this;
+      req.on("data", onBodyData);
+      req.on("end", onBodyEnd);
+      req.on("close", onBodyClose);
+    });
+  }
+
+  /** A chunk of the body: kept, unless the body outgrew its limit (the rest is read and dropped, then 413). */
+  bodyData(chunk: Buffer): void {
+    const body = this.#body;
+    if (!body) return;
+    body.size += chunk.length;
+    if (body.size <= body.limit) {
+      body.chunks.push(chunk);
+      return;
+    }
+    this.#body = undefined;
+    this.req.off("data", onBodyData);
+    discardRest(this.req, DISCARD_LIMIT).then(() => body.reject(tooLarge()));
+  }
+
+  /** The body ended (`complete`), or the request closed before it did. */
+  bodyEnd(complete: boolean): void {
+    const body = this.#body;
+    if (!body) return;
+    this.#body = undefined;
+    if (!complete) body.reject(unreadable());
+    else body.resolve(body.chunks.length === 1 ? (body.chunks[0] as Buffer).toString("utf8") : Buffer.concat(body.chunks, body.size).toString("utf8"));
   }
 
   onDisconnect(listener: () => void): void {
@@ -154,17 +207,107 @@ class NodeInput implements HttpInput {
   }
 
   /** The response's `close`: the connection has one response fewer, and an unfinished one was abandoned. */
-  readonly closed = (): void => {
-    const { res, open } = this;
-    open.delete(res);
-    if (open.size === 0) this.idle.get(this.req.socket)?.();
-    if (this.#disconnect && !res.writableFinished) for (const listener of this.#disconnect) listener();
+  closed(): void {
+    const { res, socket } = this;
+    const open = socket.open;
+    const at = open.indexOf(res);
+    if (at !== -1) open.splice(at, 1);
+    if (open.length === 0) socket.refuse?.();
+    if (res.writableFinished) return;
+    if (this.#disconnect) for (const listener of this.#disconnect) listener();
+    this.#stream?.cancel();
+  }
+
+  /** Takes the transport's answer (a function of its own: the transport keeps it until the answer is known). */
+  readonly answer = (output: HttpOutput): void => {
+    try {
+      this.#write(output);
+    } catch (error) {
+      console.error("[mcpgen] HTTP response could not be written:", error);
+      this.#fail();
+    }
   };
 
-  readonly answer = (output: HttpOutput): void => write(this.res, output);
+  #write(output: HttpOutput): void {
+    const res = this.res;
+    if (res.destroyed) {
+      output.stream?.cancel();
+      return;
+    }
+    if (output.status === 413 && !this.req.complete) res.shouldKeepAlive = false; // the rest of the body was not read
+    const stream = output.stream;
+    if (!stream) {
+      const body = output.body;
+      if (body !== undefined) output.headers["content-length"] = String(Buffer.byteLength(body));
+      res.writeHead(output.status, output.headers);
+      res.end(body);
+      return;
+    }
+    res.writeHead(output.status, output.headers);
+    // Headers leave with the first events when some are ready (one write per answer); else at once, so the
+    // client sees its stream open.
+    if (!stream.buffered) res.flushHeaders();
+    this.#stream = stream;
+    stream.attach(this);
+    if (!stream.ended) res.on("drain", onResponseDrain); // a stream complete at once has ended with that write
+  }
 
-  readonly fail = (): void => fail(this.res);
+  /** The answer could not be written: a 500 if nothing was sent yet, else the connection is cut. */
+  #fail(): void {
+    const res = this.res;
+    if (res.headersSent) res.destroy();
+    else {
+      res.writeHead(500, { "content-type": "application/json" });
+      res.end('{"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error"}}');
+    }
+  }
+
+  // SseTarget: the stream's bytes go into the response.
+  write(chunk: string): boolean {
+    return this.res.write(chunk);
+  }
+
+  end(chunk?: string): void {
+    this.res.end(chunk);
+  }
+
+  drained(): void {
+    this.#stream?.drained();
+  }
 }
+
+/** A body being read: its chunks so far, and the promise `text()` returned. */
+interface BodyRead {
+  readonly chunks: Buffer[];
+  size: number;
+  readonly limit: number;
+  readonly resolve: (text: string) => void;
+  readonly reject: (error: BodyError) => void;
+}
+
+function onResponseClose(this: WithInput<ServerResponse>): void {
+  this[INPUT].closed();
+}
+
+function onResponseDrain(this: WithInput<ServerResponse>): void {
+  this[INPUT].drained();
+}
+
+function onBodyData(this: WithInput<IncomingMessage>, chunk: Buffer): void {
+  this[INPUT].bodyData(chunk);
+}
+
+function onBodyEnd(this: WithInput<IncomingMessage>): void {
+  this[INPUT].bodyEnd(true);
+}
+
+/** After `end` this does nothing; before it, the request broke off (the client went away or sent garbage). */
+function onBodyClose(this: WithInput<IncomingMessage>): void {
+  this[INPUT].bodyEnd(false);
+}
+
+const tooLarge = (): BodyError => new BodyError("payloadTooLarge", "body too large");
+const unreadable = (): BodyError => new BodyError("badRequest", "the request body could not be read");
 
 /**
  * How much of a body over the limit is read and thrown away before the 413 goes out. A client that writes its
@@ -172,47 +315,6 @@ class NodeInput implements HttpInput {
  * ECONNRESET instead of the 413. Past this, the connection is closed after the 413.
  */
 const DISCARD_LIMIT = 16 * 1024 * 1024;
-
-function readBody(req: IncomingMessage, limit: number): Promise<string> {
-  const tooLarge = (bound: number): Promise<never> => discardRest(req, bound).then(() => Promise.reject(new BodyError("payloadTooLarge", "body too large")));
-  const length = req.headers["content-length"];
-  if (length !== undefined && Number(length) > limit) {
-    // Nothing read yet; a body that will be cut off anyway is not read at all.
-    if (Number(length) > limit + DISCARD_LIMIT) return Promise.reject(new BodyError("payloadTooLarge", "body too large"));
-    return tooLarge(limit + DISCARD_LIMIT);
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size > limit) {
-        cleanup();
-        tooLarge(DISCARD_LIMIT).catch(reject);
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = (): void => {
-      cleanup();
-      resolve(chunks.length === 1 ? (chunks[0] as Buffer).toString("utf8") : Buffer.concat(chunks, size).toString("utf8"));
-    };
-    const onError = (): void => {
-      cleanup();
-      reject(new BodyError("badRequest", "the request body could not be read"));
-    };
-    const cleanup = (): void => {
-      req.off("data", onData);
-      req.off("end", onEnd);
-      req.off("error", onError);
-      req.off("aborted", onError);
-    };
-    req.on("data", onData);
-    req.on("end", onEnd);
-    req.on("error", onError);
-    req.on("aborted", onError);
-  });
-}
 
 /** Reads and drops the rest of a body, up to `bound` bytes; resolves at its end or at that bound. */
 function discardRest(req: IncomingMessage, bound: number): Promise<void> {
@@ -239,40 +341,4 @@ function discardRest(req: IncomingMessage, bound: number): Promise<void> {
     req.on("close", done);
     req.resume();
   });
-}
-
-function write(res: ServerResponse, output: HttpOutput): void {
-  if (res.destroyed) {
-    output.stream?.cancel();
-    return;
-  }
-  if (output.status === 413 && !res.req.complete) res.shouldKeepAlive = false; // the rest of the body was not read
-  const stream = output.stream;
-  if (!stream) {
-    const body = output.body;
-    if (body !== undefined) output.headers["content-length"] = String(Buffer.byteLength(body));
-    res.writeHead(output.status, output.headers);
-    res.end(body);
-    return;
-  }
-  res.writeHead(output.status, output.headers);
-  // Headers leave with the first events when some are ready (one write per answer); else at once, so the
-  // client sees its stream open.
-  if (!stream.buffered) res.flushHeaders();
-  res.on("drain", () => stream.drained());
-  res.once("close", () => {
-    if (!res.writableFinished) stream.cancel();
-  });
-  stream.attach({
-    write: (chunk) => res.write(chunk),
-    end: (chunk) => res.end(chunk),
-  });
-}
-
-function fail(res: ServerResponse): void {
-  if (res.headersSent) res.destroy();
-  else {
-    res.writeHead(500, { "content-type": "application/json" });
-    res.end('{"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error"}}');
-  }
 }

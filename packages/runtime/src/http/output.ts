@@ -11,6 +11,9 @@ export type HttpOutput =
   | { readonly status: number; readonly headers: Record<string, string>; readonly body: string | undefined; readonly stream?: undefined }
   | { readonly status: number; readonly headers: Record<string, string>; readonly body?: undefined; readonly stream: SseStream };
 
+/** Takes the answer to a request; called once. */
+export type Answer = (output: HttpOutput) => void;
+
 /** An error answered by HTTP status plus a JSON-RPC error body, both from the error table. */
 export function reject(kind: ErrorKind, message: string, id?: RequestId): HttpOutput {
   return { status: ERROR_TABLE[kind].httpStatus, headers: jsonHeaders(), body: errorResponse(id, kind, message) };

@@ -14,11 +14,12 @@ export interface SseTarget {
 
 export class SseStream {
   private target: SseTarget | undefined;
-  private pending: string[] = [];
+  /** What was written before a target was attached. */
+  private pending = "";
   private congested: Promise<void> | undefined;
   private release: (() => void) | undefined;
   private keepAlive: ReturnType<typeof setInterval> | undefined;
-  private cancelListeners: (() => void)[] = [];
+  private cancelListeners: (() => void)[] | undefined;
   /** `end()` was called: nothing more is written. */
   ended = false;
   /** The client went away (or the stream was ended): writes are dropped. */
@@ -53,22 +54,22 @@ export class SseStream {
   /** Runs `listener` when the client goes away before the stream ended. */
   onCancel(listener: () => void): void {
     if (this.gone) listener();
-    else this.cancelListeners.push(listener);
+    else (this.cancelListeners ??= []).push(listener);
   }
 
   // ── adapter side ──
 
   attach(target: SseTarget): void {
     this.target = target;
-    const buffered = this.gone || this.pending.length === 0 ? undefined : this.pending.join("");
-    this.pending = [];
+    const buffered = this.gone || this.pending === "" ? undefined : this.pending;
+    this.pending = "";
     if (this.ended) target.end(buffered);
     else if (buffered !== undefined && !target.write(buffered)) this.block();
   }
 
   /** Events are waiting for a target: its first write carries them (no need to send the headers alone). */
   get buffered(): boolean {
-    return this.pending.length > 0 || this.ended;
+    return this.pending !== "" || this.ended;
   }
 
   /** The target takes writes again. */
@@ -83,14 +84,14 @@ export class SseStream {
     this.stopKeepAlive();
     this.wake();
     const listeners = this.cancelListeners;
-    this.cancelListeners = [];
-    if (!this.ended) for (const listener of listeners) listener();
+    this.cancelListeners = undefined;
+    if (!this.ended && listeners) for (const listener of listeners) listener();
   }
 
   private write(chunk: string): void | Promise<void> {
     if (this.ended || this.gone) return undefined;
     if (!this.target) {
-      this.pending.push(chunk);
+      this.pending += chunk;
       return undefined;
     }
     if (!this.target.write(chunk)) this.block();

@@ -22,7 +22,7 @@ import { coreOf, type Server } from "../server.js";
 import { Exchange, type ExchangeHost } from "./exchange.js";
 import { modernHeaderProblem, paramHeaders, versionClaim, versionClaimProblem, type ParamHeader } from "./headers.js";
 import { AuthError, type Authenticate, type AuthRequest, type ResolvedHttpOptions } from "./options.js";
-import { accepted, json, reject, withHeaders, type HttpOutput } from "./output.js";
+import { accepted, json, reject, withHeaders, type Answer, type HttpOutput } from "./output.js";
 import { accepts, challenge, corsHeaders, hostAllowed, mediaType, originAllowed, preflightHeaders } from "./security.js";
 import { SessionTable, type HttpSession } from "./sessions.js";
 import { isOpen, Standalone } from "./standalone.js";
@@ -102,7 +102,10 @@ export class HttpTransport implements ExchangeHost {
   readonly #standalone: Standalone;
   /** 2026-era `subscriptions/listen` requests in progress (each holds an SSE stream). */
   readonly #listens = new Set<Exchange>();
+  /** POST exchanges running outside a session (a session holds its own: closing it ends them). */
   readonly #running = new Set<Exchange>();
+  /** POST exchanges running, in sessions or not. */
+  #exchanges = 0;
   readonly #hosts: BoundedCache<string | undefined, boolean>;
   readonly #accepts = new BoundedCache<string | undefined, Accepted>(VERDICTS, accepts);
   /** The `x-mcp-header` declarations of each tool (bounded by the number of tools). */
@@ -146,7 +149,7 @@ export class HttpTransport implements ExchangeHost {
     let streams = 0;
     for (const exchange of this.#listens) if (exchange.attended) streams++;
     for (const session of this.#sessions.values()) if (session.standalone) streams++;
-    return { sessions: this.#sessions.size, streams, exchanges: this.#running.size };
+    return { sessions: this.#sessions.size, streams, exchanges: this.#exchanges };
   }
 
   /**
@@ -154,11 +157,21 @@ export class HttpTransport implements ExchangeHost {
    * immediate when nothing needs waiting for (an adapter may write it at once), else a promise.
    */
   handle(input: HttpInput): HttpOutput | Promise<HttpOutput> {
+    let immediate: HttpOutput | undefined;
+    let later: Answer | undefined;
+    this.serve(input, (output) => (later ? later(output) : (immediate = output)));
+    return immediate ?? new Promise((resolve) => (later = resolve));
+  }
+
+  /**
+   * Answers one request by calling `answer` once, at once when nothing needs waiting for. The same as
+   * `handle` without a promise in between: what an adapter that writes the answer itself uses.
+   */
+  serve(input: HttpInput, answer: Answer): void {
     try {
-      const output = this.#route(input);
-      return output instanceof Promise ? output.catch((error: unknown) => this.#crash(error)) : output;
+      this.#route(input, answer);
     } catch (error) {
-      return this.#crash(error);
+      answer(this.#crash(error));
     }
   }
 
@@ -193,6 +206,10 @@ export class HttpTransport implements ExchangeHost {
   }
 
   track(exchange: Exchange, running: boolean): void {
+    if (!exchange.listen) {
+      this.#exchanges += running ? 1 : -1;
+      if (exchange.session) return;
+    }
     const set = exchange.listen ? this.#listens : this.#running;
     if (running) set.add(exchange);
     else set.delete(exchange);
@@ -236,29 +253,42 @@ export class HttpTransport implements ExchangeHost {
     return reject("internalError", "Internal error");
   }
 
-  #route(input: HttpInput): HttpOutput | Promise<HttpOutput> {
+  /** Hands an answer that may still be coming to `answer` (a failure of the runtime itself becomes a 500). */
+  #settle(output: HttpOutput | Promise<HttpOutput>, answer: Answer): void {
+    if (output instanceof Promise) output.then(answer, (error: unknown) => answer(this.#crash(error)));
+    else answer(output);
+  }
+
+  #route(input: HttpInput, answer: Answer): void {
     const options = this.options;
-    if (input.path !== options.path) return reject("notFound", `Not Found: the MCP endpoint is ${options.path}`);
-    if (!this.#hosts.get(input.header("host"))) return reject("forbidden", "Forbidden: Host header not allowed");
+    if (input.path !== options.path) return answer(reject("notFound", `Not Found: the MCP endpoint is ${options.path}`));
+    if (!this.#hosts.get(input.header("host"))) return answer(reject("forbidden", "Forbidden: Host header not allowed"));
     const origin = input.header("origin");
-    if (origin !== undefined && !originAllowed(options, origin)) return reject("forbidden", "Forbidden: Origin not allowed");
+    if (origin !== undefined && !originAllowed(options, origin)) return answer(reject("forbidden", "Forbidden: Origin not allowed"));
     const cors = corsHeaders(options, origin);
-    const output = this.#routeMethod(input, cors !== undefined);
-    if (!cors) return output;
-    return output instanceof Promise ? output.then((out) => withHeaders(out, cors)) : withHeaders(output, cors);
+    this.#routeMethod(input, cors !== undefined, cors ? (output) => answer(withHeaders(output, cors)) : answer);
   }
 
-  #routeMethod(input: HttpInput, corsAllowed: boolean): HttpOutput | Promise<HttpOutput> {
-    if (this.#closed) return reject("serviceUnavailable", "Service Unavailable: the server is shutting down");
+  #routeMethod(input: HttpInput, corsAllowed: boolean, answer: Answer): void {
+    if (this.#closed) return answer(reject("serviceUnavailable", "Service Unavailable: the server is shutting down"));
     if (input.method === "OPTIONS") {
-      if (!corsAllowed) return this.#notAllowed("Method Not Allowed");
-      return { status: 204, headers: preflightHeaders(this.options, input.header("access-control-request-headers")), body: undefined };
+      if (!corsAllowed) return answer(this.#notAllowed("Method Not Allowed"));
+      return answer({ status: 204, headers: preflightHeaders(this.options, input.header("access-control-request-headers")), body: undefined });
     }
-    if (this.options.authenticate) return this.#authenticated(input, this.options.authenticate);
-    return this.#dispatch(input, undefined);
+    const authenticate = this.options.authenticate;
+    if (!authenticate) return this.#dispatch(input, undefined, answer);
+    this.#authenticated(input, authenticate).then((auth) => {
+      if (!auth.granted) return answer(auth.output);
+      try {
+        this.#dispatch(input, auth.granted, answer);
+      } catch (error) {
+        answer(this.#crash(error));
+      }
+    }, (error: unknown) => answer(this.#crash(error)));
   }
 
-  async #authenticated(input: HttpInput, authenticate: Authenticate): Promise<HttpOutput> {
+  /** Who the request comes from, or the answer that refuses it. */
+  async #authenticated(input: HttpInput, authenticate: Authenticate): Promise<{ granted: AuthInfo; output?: undefined } | { granted?: undefined; output: HttpOutput }> {
     let auth: AuthInfo | undefined;
     let failure: AuthError | undefined;
     try {
@@ -268,26 +298,28 @@ export class HttpTransport implements ExchangeHost {
       if (!(error instanceof AuthError)) this.report(error);
     }
     if (failure?.error === "insufficient_scope") {
-      return withHeaders(reject("forbidden", `Forbidden: ${failure.message}`), { "www-authenticate": challenge(this.options, failure) });
+      return { output: withHeaders(reject("forbidden", `Forbidden: ${failure.message}`), { "www-authenticate": challenge(this.options, failure) }) };
     }
     if (!auth) {
-      return withHeaders(reject("unauthorized", `Unauthorized: ${failure?.message ?? "authentication required"}`), {
-        "www-authenticate": challenge(this.options, failure),
-      });
+      return {
+        output: withHeaders(reject("unauthorized", `Unauthorized: ${failure?.message ?? "authentication required"}`), {
+          "www-authenticate": challenge(this.options, failure),
+        }),
+      };
     }
-    return this.#dispatch(input, auth);
+    return { granted: auth };
   }
 
-  #dispatch(input: HttpInput, auth: AuthInfo | undefined): HttpOutput | Promise<HttpOutput> {
+  #dispatch(input: HttpInput, auth: AuthInfo | undefined, answer: Answer): void {
     switch (input.method) {
       case "POST":
-        return this.#post(input, auth);
+        return this.#post(input, auth, answer);
       case "GET":
-        return this.#get(input, auth);
+        return this.#settle(this.#get(input, auth), answer);
       case "DELETE":
-        return this.#delete(input, auth);
+        return this.#settle(this.#delete(input, auth), answer);
       default:
-        return this.#notAllowed(`Method Not Allowed: ${input.method}`);
+        return answer(this.#notAllowed(`Method Not Allowed: ${input.method}`));
     }
   }
 
@@ -297,35 +329,41 @@ export class HttpTransport implements ExchangeHost {
 
   // ── POST ──
 
-  #post(input: HttpInput, auth: AuthInfo | undefined): HttpOutput | Promise<HttpOutput> {
+  #post(input: HttpInput, auth: AuthInfo | undefined, answer: Answer): void {
     if (mediaType(input.header("content-type")) !== "application/json") {
-      return reject("unsupportedMediaType", "Unsupported Media Type: Content-Type must be application/json");
+      return answer(reject("unsupportedMediaType", "Unsupported Media Type: Content-Type must be application/json"));
     }
     const accept = this.#accepts.get(input.header("accept"));
     if (!accept.json && !accept.sse) {
-      return reject("notAcceptable", "Not Acceptable: the client must accept application/json or text/event-stream");
+      return answer(reject("notAcceptable", "Not Acceptable: the client must accept application/json or text/event-stream"));
     }
-    return input.text(this.options.maxBodyBytes).then(
-      (text) => this.#received(input, text, accept, auth),
+    input.text(this.options.maxBodyBytes).then(
+      (text) => {
+        try {
+          this.#received(input, text, accept, auth, answer);
+        } catch (error) {
+          answer(this.#crash(error));
+        }
+      },
       (error: unknown) => {
-        if (!(error instanceof BodyError)) throw error;
-        return reject(error.kind, error.kind === "payloadTooLarge" ? `Payload Too Large: the limit is ${this.options.maxBodyBytes} bytes` : `Bad Request: ${error.message}`);
+        if (!(error instanceof BodyError)) return answer(this.#crash(error));
+        answer(reject(error.kind, error.kind === "payloadTooLarge" ? `Payload Too Large: the limit is ${this.options.maxBodyBytes} bytes` : `Bad Request: ${error.message}`));
       },
     );
   }
 
-  #received(input: HttpInput, text: string, accept: Accepted, auth: AuthInfo | undefined): HttpOutput | Promise<HttpOutput> {
+  #received(input: HttpInput, text: string, accept: Accepted, auth: AuthInfo | undefined, answer: Answer): void {
     let message: unknown;
     try {
       message = parseMessage(text);
     } catch (error) {
-      return reject("parseError", `Parse error: ${(error as Error).message}`);
+      return answer(reject("parseError", `Parse error: ${(error as Error).message}`));
     }
     const headerVersion = input.header("mcp-protocol-version");
     const claim = versionClaim(message);
     const sessionId = this.options.sessions ? input.header("mcp-session-id") : undefined;
-    if (isModern(headerVersion) || (claim !== undefined && sessionId === undefined)) return this.#modern(input, message, claim, accept, auth);
-    return this.#legacy(input, message, headerVersion, sessionId, this.#mode(accept), auth);
+    if (isModern(headerVersion) || (claim !== undefined && sessionId === undefined)) return this.#modern(input, message, claim, accept, auth, answer);
+    this.#legacy(input, message, headerVersion, sessionId, this.#mode(accept), auth, answer);
   }
 
   /** The response mode of a request: the configured one, narrowed by what the client accepts. */
@@ -336,67 +374,68 @@ export class HttpTransport implements ExchangeHost {
   }
 
   /** 2026 era: stateless, one message per POST; the headers must agree with the body. */
-  #modern(input: HttpInput, message: unknown, claim: unknown, accept: Accepted, auth: AuthInfo | undefined): HttpOutput | Promise<HttpOutput> {
-    if (!isObject(message)) return reject("invalidRequest", "Invalid Request: the 2026-07-28 protocol takes one JSON-RPC message per POST");
+  #modern(input: HttpInput, message: unknown, claim: unknown, accept: Accepted, auth: AuthInfo | undefined, answer: Answer): void {
+    if (!isObject(message)) return answer(reject("invalidRequest", "Invalid Request: the 2026-07-28 protocol takes one JSON-RPC message per POST"));
     const id = isRequestId(message.id) ? message.id : undefined;
     const method = message.method;
-    if (typeof method !== "string") return reject("invalidRequest", "Invalid Request: clients send requests and notifications only", id);
-    if (message.id === undefined) return accepted(); // no client notification needs anything over HTTP
+    if (typeof method !== "string") return answer(reject("invalidRequest", "Invalid Request: clients send requests and notifications only", id));
+    if (message.id === undefined) return answer(accepted()); // no client notification needs anything over HTTP
     if (method === "initialize") {
-      return reject("methodNotFound", "Method not found: initialize (the 2026-07-28 protocol has no handshake; use server/discover)", id);
+      return answer(reject("methodNotFound", "Method not found: initialize (the 2026-07-28 protocol has no handshake; use server/discover)", id));
     }
     const params = isObject(message.params) ? message.params : undefined;
     const problem = modernHeaderProblem((name) => input.header(name), method, params, claim, (tool) => this.#toolHeaders.get(tool));
-    if (problem) return reject(problem.kind, problem.message, id);
+    if (problem) return answer(reject(problem.kind, problem.message, id));
     // The core checks and answers every request; `subscriptions/listen` just needs its answer carried as a
     // stream that stays open (its acknowledgment comes first, the result only when it ends).
     const listen = method === "subscriptions/listen";
     const connection = this.server.connect(NO_SINK, EPHEMERAL);
-    const exchange = new Exchange(this, listen && accept.sse ? "sse" : this.#mode(accept), auth, true, undefined, listen);
+    const exchange = new Exchange(this, listen && accept.sse ? "sse" : this.#mode(accept), auth, true, undefined, answer, listen);
     const requestId = id as RequestId;
     input.onDisconnect(() => connection.cancel(requestId, "The client closed the request"));
     const reply = connection.handle(message, exchange);
     if (listen && !accept.sse && typeof reply === "object") {
       connection.cancel(requestId, "The client does not accept a stream");
-      return reject("notAcceptable", "Not Acceptable: subscriptions/listen answers with a stream; the client must accept text/event-stream", id);
+      return answer(reject("notAcceptable", "Not Acceptable: subscriptions/listen answers with a stream; the client must accept text/event-stream", id));
     }
-    return exchange.respond(reply, connection, requestId);
+    exchange.respond(reply, connection, requestId);
   }
 
   /** 2025 era: `initialize` opens a session (unless stateless); everything else belongs to one. */
-  #legacy(input: HttpInput, message: unknown, headerVersion: string | undefined, sessionId: string | undefined, mode: Mode, auth: AuthInfo | undefined): HttpOutput | Promise<HttpOutput> {
+  #legacy(input: HttpInput, message: unknown, headerVersion: string | undefined, sessionId: string | undefined, mode: Mode, auth: AuthInfo | undefined, answer: Answer): void {
     const messages = Array.isArray(message) ? message : [message];
-    if (messages.length === 0) return reject("invalidRequest", "Invalid Request: empty batch");
+    if (messages.length === 0) return answer(reject("invalidRequest", "Invalid Request: empty batch"));
     if (messages.some((m) => isObject(m) && m.method === "initialize")) {
-      if (messages.length > 1) return reject("invalidRequest", "Invalid Request: initialize must be sent on its own");
-      return this.#initialize(message, mode, auth);
+      if (messages.length > 1) return answer(reject("invalidRequest", "Invalid Request: initialize must be sent on its own"));
+      return this.#settle(this.#initialize(message, mode, auth), answer);
     }
     if (headerVersion !== undefined && !isLegacy(headerVersion)) {
-      return reject("badRequest", `Bad Request: unsupported MCP-Protocol-Version ${headerVersion} (supported: ${LEGACY_PROTOCOL_VERSIONS.join(", ")})`);
+      return answer(reject("badRequest", `Bad Request: unsupported MCP-Protocol-Version ${headerVersion} (supported: ${LEGACY_PROTOCOL_VERSIONS.join(", ")})`));
     }
-    if (this.options.sessions) {
-      const found = this.#session(sessionId, auth);
-      const run = (found: Found): HttpOutput | Promise<HttpOutput> => {
-        if (!found.session) return found.output;
-        const session = found.session;
-        const version = headerVersion ?? session.connection.session?.protocolVersion;
-        for (const m of messages) {
-          const mismatch = versionClaimProblem(versionClaim(m), version);
-          if (mismatch) return reject("headerMismatch", mismatch, isObject(m) && isRequestId(m.id) ? m.id : undefined);
-        }
-        return this.#run(input, message, messages, session.connection, session, mode, auth);
-      };
-      return found instanceof Promise ? found.then(run) : run(found);
+    if (!this.options.sessions) {
+      const connection = this.server.connect(NO_SINK, { ephemeral: true, session: { protocolVersion: headerVersion ?? "2025-03-26" } });
+      return this.#run(input, message, messages, connection, undefined, mode, auth, answer);
     }
-    const connection = this.server.connect(NO_SINK, { ephemeral: true, session: { protocolVersion: headerVersion ?? "2025-03-26" } });
-    return this.#run(input, message, messages, connection, undefined, mode, auth);
+    const run = (found: Found): void => {
+      if (!found.session) return answer(found.output);
+      const session = found.session;
+      const version = headerVersion ?? session.connection.session?.protocolVersion;
+      for (const m of messages) {
+        const mismatch = versionClaimProblem(versionClaim(m), version);
+        if (mismatch) return answer(reject("headerMismatch", mismatch, isObject(m) && isRequestId(m.id) ? m.id : undefined));
+      }
+      this.#run(input, message, messages, session.connection, session, mode, auth, answer);
+    };
+    const found = this.#session(sessionId, auth);
+    if (!(found instanceof Promise)) return run(found);
+    found.then(run).catch((error: unknown) => answer(this.#crash(error)));
   }
 
   /** 2025 era: the messages of one POST, in a session or stateless. */
-  #run(input: HttpInput, message: unknown, messages: unknown[], connection: Connection, session: HttpSession | undefined, mode: Mode, auth: AuthInfo | undefined): HttpOutput | Promise<HttpOutput> {
+  #run(input: HttpInput, message: unknown, messages: unknown[], connection: Connection, session: HttpSession | undefined, mode: Mode, auth: AuthInfo | undefined, answer: Answer): void {
     const hasRequest = messages.some((m) => isObject(m) && typeof m.method === "string" && m.id !== undefined);
     if (session) this.#forwardAnswers(session, messages);
-    const exchange = new Exchange(this, mode, auth, false, session);
+    const exchange = new Exchange(this, mode, auth, false, session, answer);
     let reply = connection.handle(message, exchange);
     if (session?.record && messages.some((m) => isObject(m) && STATEFUL.has(m.method as string))) {
       // The other copies (and the record) know of the change before the client hears it is done.
@@ -405,18 +444,21 @@ export class HttpTransport implements ExchangeHost {
     }
     if (!hasRequest) {
       // Notifications and responses: accepted, unless the core found them malformed (then 400 with its answer).
-      if (reply === undefined) return accepted();
-      return Promise.resolve(reply).then((text) => (text === undefined ? accepted() : { ...json(text), status: 400 }));
+      if (reply === undefined) return answer(accepted());
+      return this.#settle(
+        Promise.resolve(reply).then((text) => (text === undefined ? accepted() : { ...json(text), status: 400 })),
+        answer,
+      );
     }
     if (typeof reply === "object") input.onDisconnect(() => exchange.clientLeft());
-    return exchange.respond(reply, connection, undefined);
+    exchange.respond(reply, connection, undefined);
   }
 
   /** 2025 era: the handshake; with sessions, the connection it succeeds on becomes a new session. */
   #initialize(message: unknown, mode: Mode, auth: AuthInfo | undefined): HttpOutput | Promise<HttpOutput> {
     if (!this.options.sessions) {
       const connection = this.server.connect(NO_SINK, EPHEMERAL);
-      return new Exchange(this, mode, auth, false, undefined).respond(connection.handle(message, NO_SINK), connection, undefined);
+      return new Promise((answer) => new Exchange(this, mode, auth, false, undefined, answer).respond(connection.handle(message, NO_SINK), connection, undefined));
     }
     if (this.#full()) return TOO_MANY().output;
     let session: HttpSession | undefined;
