@@ -5,7 +5,7 @@
  */
 import { request } from "node:http";
 import { connect, type Socket } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ENVELOPE, until } from "../../helpers/wait.js";
 import { initialize, start, stopAll } from "./helpers.js";
 
@@ -66,6 +66,32 @@ function discover(id: number, connection = "keep-alive"): string {
 }
 
 const GARBAGE = "NOT HTTP AT ALL\r\n\r\n";
+
+describe("answers written at the end of the event loop's turn", () => {
+  it("go each to its own connection when many arrive at once", async () => {
+    const handle = await start();
+    const raws = Array.from({ length: 24 }, () => new Raw(handle.port));
+    raws.forEach((raw, i) => raw.write(discover(100 + i, "close")));
+    await Promise.all(raws.map((raw) => raw.until(() => raw.closed, "the answer")));
+    raws.forEach((raw, i) => {
+      expect([...raw.data.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((match) => match[1])).toEqual(["200"]);
+      expect([...raw.data.matchAll(/"id":(\d+),/g)].map((match) => Number(match[1]))).toEqual([100 + i]);
+    });
+  });
+
+  it("still go out while a test fakes setImmediate (the adapter keeps Node's own)", async () => {
+    const handle = await start();
+    vi.useFakeTimers({ toFake: ["setImmediate"] });
+    try {
+      const raw = new Raw(handle.port);
+      raw.write(discover(5, "close"));
+      await raw.until(() => raw.closed, "the answer");
+      expect(raw.data).toContain('"id":5,');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
 
 describe("bad bytes on a connection (clientError)", () => {
   it("answers pipelined requests first, in order, then refuses the bad bytes and closes", async () => {

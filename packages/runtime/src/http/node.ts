@@ -141,6 +141,8 @@ class NodeInput implements HttpInput, SseTarget {
   #stream: SseStream | undefined;
   /** The body being read (`text`). */
   #body: BodyRead | undefined;
+  /** The answer (kept: it is given once). */
+  #output: HttpOutput | undefined;
 
   constructor(
     private readonly req: IncomingMessage,
@@ -220,13 +222,22 @@ class NodeInput implements HttpInput, SseTarget {
 
   /** Takes the transport's answer (a function of its own: the transport keeps it until the answer is known). */
   readonly answer = (output: HttpOutput): void => {
+    if (this.#output) return; // the transport answers once; a second answer would land inside the first
+    this.#output = output;
+    answered.push(this);
+    if (answered.length === 1) atTurnEnd(writeAnswered);
+  };
+
+  /** Writes the answer given to `answer`. */
+  flush(): void {
+    const output = this.#output as HttpOutput;
     try {
       this.#write(output);
     } catch (error) {
       console.error("[mcpgen] HTTP response could not be written:", error);
       this.#fail();
     }
-  };
+  }
 
   #write(output: HttpOutput): void {
     const res = this.res;
@@ -283,6 +294,21 @@ interface BodyRead {
   readonly limit: number;
   readonly resolve: (text: string) => void;
   readonly reject: (error: BodyError) => void;
+}
+
+/**
+ * The answers given during this turn of the event loop, written together once it has read every request it
+ * can (`setImmediate`): a burst of responses reaches a client that is already awake, where one response
+ * after each request's own work would wake it every time, and that costs the server more than the write.
+ */
+let answered: NodeInput[] = [];
+/** Node's own `setImmediate`, kept: a test that fakes timers must not hold every answer back. */
+const atTurnEnd = setImmediate;
+
+function writeAnswered(): void {
+  const inputs = answered;
+  answered = [];
+  for (const input of inputs) input.flush();
 }
 
 function onResponseClose(this: WithInput<ServerResponse>): void {
