@@ -15,7 +15,7 @@
  *                is measured again.
  *   sustained    mcpgen's RSS sampled over a 32-connection SSE run (60 s with --long): it must stay flat.
  *
- *   node bench/http/run.mjs [--quick] [--long] [--peers mcpgen,echo,echo-busy,sdk-v1,sdk-v2] [--rounds N] [--sessions N]
+ *   node bench/http/run.mjs [--quick] [--long] [--peers mcpgen,echo,echo-batched,echo-busy,sdk-v1,sdk-v2] [--rounds N] [--sessions N]
  *                           [--only throughput,sessions,sustained] [--profile] [--heap-snapshot] [--json]
  * --heap-snapshot   heap snapshots before and after the sessions open: what a session's heap is made of
  * --profile   after the rest: mcpgen under --cpu-prof for a 32-connection run per response mode, summarised
@@ -79,6 +79,8 @@ const PEERS = [
   { key: "echo", label: "echo (node:http)", script: "echo.mjs", args: [] },
   // The limit doing 10 µs more work per request: what a little work per request costs on this stack.
   { key: "echo-busy", label: "echo + 10 µs/req", script: "echo.mjs", args: ["--busy-us", "10"] },
+  // The limit writing its answers as mcpgen's adapter does: a turn's answers together, at its end.
+  { key: "echo-batched", label: "echo, batched writes", script: "echo.mjs", args: ["--batch"] },
   { key: "sdk-v1", label: "SDK v1", script: "sdk-v1.mjs", args: [] },
   { key: "sdk-v2", label: "SDK v2", script: "sdk-v2.mjs", args: [] },
 ].filter((peer) => wanted.includes(peer.key));

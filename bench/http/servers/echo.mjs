@@ -8,12 +8,22 @@
  *       the `event: message\ndata: …\n\n` framing mcpgen's SSE responses have: the bare way to do what mcpgen does
  * --busy-us N   spins N µs of CPU per request before answering: how the limit moves when a server does a
  *               little more work per request (the `echo-busy` peer of bench/http/run.mjs)
+ * --batch       writes the answers of one turn of the event loop together at its end (`setImmediate`), as
+ *               mcpgen's node:http adapter does: the limit with the same write scheduling (the
+ *               `echo-batched` peer)
  */
 import { createServer } from "node:http";
 import { flag, ready } from "./common.mjs";
 
 const sse = (flag("--mode") ?? "json") === "sse";
 const busyMs = Number(flag("--busy-us") ?? 0) / 1000;
+const batched = process.argv.includes("--batch");
+let answers = [];
+const writeAnswers = () => {
+  const now = answers;
+  answers = [];
+  for (const write of now) write();
+};
 const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" };
 const RESULT = JSON.stringify({ content: [{ type: "text", text: '{"sum":5}' }], structuredContent: { sum: 5 } });
 const http = createServer((req, res) => {
@@ -28,14 +38,19 @@ const http = createServer((req, res) => {
     }
     if (busyMs > 0) for (const until = performance.now() + busyMs; performance.now() < until; );
     const body = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${RESULT}}`;
-    if (sse) {
-      res.writeHead(200, SSE_HEADERS);
-      res.write(`event: message\ndata: ${body}\n\n`);
-      res.end();
-    } else {
-      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
-      res.end(body);
-    }
+    const write = () => {
+      if (sse) {
+        res.writeHead(200, SSE_HEADERS);
+        res.write(`event: message\ndata: ${body}\n\n`);
+        res.end();
+      } else {
+        res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+        res.end(body);
+      }
+    };
+    if (!batched) return write();
+    answers.push(write);
+    if (answers.length === 1) setImmediate(writeAnswers);
   });
 });
 http.listen(0, "127.0.0.1", () => ready(`http://127.0.0.1:${http.address().port}/mcp`));
