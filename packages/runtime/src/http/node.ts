@@ -118,6 +118,27 @@ interface SocketState {
 }
 
 const SOCKET_STATE = Symbol("mcpgen.socket");
+/** Headers of which Node keeps the first when a request repeats them (the others are joined). */
+const FIRST_ONLY = new Set([
+  "age",
+  "authorization",
+  "content-length",
+  "content-type",
+  "etag",
+  "expires",
+  "from",
+  "host",
+  "if-modified-since",
+  "if-unmodified-since",
+  "last-modified",
+  "location",
+  "max-forwards",
+  "proxy-authorization",
+  "referer",
+  "retry-after",
+  "server",
+  "user-agent",
+]);
 /** The `NodeInput` of a request and of its response, for the listeners below (one function for all of them). */
 const INPUT = Symbol("mcpgen.input");
 type WithInput<T> = T & { [INPUT]: NodeInput };
@@ -158,14 +179,27 @@ class NodeInput implements HttpInput, SseTarget {
     res.on("close", onResponseClose);
   }
 
+  /**
+   * A header's value (`name` in lower case), read from the raw lines as `req.headers` would give it: a
+   * request reads a handful of headers, and building `req.headers` (every header, in a dictionary) costs
+   * more than finding those few.
+   */
   header(name: string): string | undefined {
-    const value = this.req.headers[name];
-    return value === undefined ? undefined : Array.isArray(value) ? value.join(", ") : value;
+    const raw = this.req.rawHeaders;
+    let value: string | undefined;
+    for (let i = 0; i < raw.length; i += 2) {
+      const key = raw[i] as string;
+      if (key.length !== name.length || (key !== name && key.toLowerCase() !== name)) continue;
+      const line = raw[i + 1] as string;
+      if (value === undefined) value = line;
+      else if (!FIRST_ONLY.has(name)) value += `${name === "cookie" ? "; " : ", "}${line}`;
+    }
+    return value;
   }
 
   text(limit: number): Promise<string> {
     const req = this.req;
-    const length = req.headers["content-length"];
+    const length = this.header("content-length");
     if (length !== undefined && Number(length) > limit) {
       // Nothing read yet; a body that will be cut off anyway is not read at all.
       if (Number(length) > limit + DISCARD_LIMIT) return Promise.reject(tooLarge());
@@ -177,7 +211,6 @@ class NodeInput implements HttpInput, SseTarget {
       (req as WithInput<IncomingMessage>)[INPUT] = this;
       req.on("data", onBodyData);
       req.on("end", onBodyEnd);
-      req.on("close", onBodyClose);
     });
   }
 
@@ -195,7 +228,7 @@ class NodeInput implements HttpInput, SseTarget {
     discardRest(this.req, DISCARD_LIMIT).then(() => body.reject(tooLarge()));
   }
 
-  /** The body ended (`complete`), or the request closed before it did. */
+  /** The body ended (`complete`), or the connection closed before it did. */
   bodyEnd(complete: boolean): void {
     const body = this.#body;
     if (!body) return;
@@ -215,6 +248,7 @@ class NodeInput implements HttpInput, SseTarget {
     const at = open.indexOf(res);
     if (at !== -1) open.splice(at, 1);
     if (open.length === 0) socket.refuse?.();
+    this.bodyEnd(false); // a body still being read broke off
     if (res.writableFinished) return;
     if (this.#disconnect) for (const listener of this.#disconnect) listener();
     this.#stream?.cancel();
@@ -325,11 +359,6 @@ function onBodyData(this: WithInput<IncomingMessage>, chunk: Buffer): void {
 
 function onBodyEnd(this: WithInput<IncomingMessage>): void {
   this[INPUT].bodyEnd(true);
-}
-
-/** After `end` this does nothing; before it, the request broke off (the client went away or sent garbage). */
-function onBodyClose(this: WithInput<IncomingMessage>): void {
-  this[INPUT].bodyEnd(false);
 }
 
 const tooLarge = (): BodyError => new BodyError("payloadTooLarge", "body too large");
