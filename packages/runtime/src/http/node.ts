@@ -118,27 +118,6 @@ interface SocketState {
 }
 
 const SOCKET_STATE = Symbol("mcpgen.socket");
-/** Headers of which Node keeps the first when a request repeats them (the others are joined). */
-const FIRST_ONLY = new Set([
-  "age",
-  "authorization",
-  "content-length",
-  "content-type",
-  "etag",
-  "expires",
-  "from",
-  "host",
-  "if-modified-since",
-  "if-unmodified-since",
-  "last-modified",
-  "location",
-  "max-forwards",
-  "proxy-authorization",
-  "referer",
-  "retry-after",
-  "server",
-  "user-agent",
-]);
 /** The `NodeInput` of a request and of its response, for the listeners below (one function for all of them). */
 const INPUT = Symbol("mcpgen.input");
 type WithInput<T> = T & { [INPUT]: NodeInput };
@@ -179,22 +158,9 @@ class NodeInput implements HttpInput, SseTarget {
     res.on("close", onResponseClose);
   }
 
-  /**
-   * A header's value (`name` in lower case), read from the raw lines as `req.headers` would give it: a
-   * request reads a handful of headers, and building `req.headers` (every header, in a dictionary) costs
-   * more than finding those few.
-   */
   header(name: string): string | undefined {
-    const raw = this.req.rawHeaders;
-    let value: string | undefined;
-    for (let i = 0; i < raw.length; i += 2) {
-      const key = raw[i] as string;
-      if (key.length !== name.length || (key !== name && key.toLowerCase() !== name)) continue;
-      const line = raw[i + 1] as string;
-      if (value === undefined) value = line;
-      else if (!FIRST_ONLY.has(name)) value += `${name === "cookie" ? "; " : ", "}${line}`;
-    }
-    return value;
+    const value = this.req.headers[name];
+    return value === undefined ? undefined : Array.isArray(value) ? value.join(", ") : value;
   }
 
   text(limit: number): Promise<string> {
