@@ -128,9 +128,9 @@ function stateOf(socket: Socket): SocketState {
 }
 
 /**
- * One request and its response, as the transport sees them, and the response's listeners. Nothing here is
- * made per request but this object: the listeners are shared functions that find it on the request or
- * response they are called on.
+ * One request and its response, as the transport sees them, and the response's listeners. Per request there
+ * is this object and its `answer` function: the listeners are shared functions that find the object on the
+ * request or response they are called on.
  */
 class NodeInput implements HttpInput, SseTarget {
   readonly method: string;
