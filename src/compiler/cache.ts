@@ -37,10 +37,10 @@ export function compilerFingerprint(): string {
   for (const pkg of ["ajv", "ajv-formats", "json-schema-to-typescript"]) {
     hash.update(readFileSync(require.resolve(`${pkg}/package.json`)));
   }
-  const ext = path.extname(fileURLToPath(import.meta.url)); // .js when built, .ts when run from source
+  const fromSource = path.extname(fileURLToPath(import.meta.url)) === ".ts"; // .js when built
   // units.ts too: a type unit's cache key is its shape's digest and names, not the schema they make.
-  for (const module of ["./ajv", "./emit/types", "./emit/validators", "./emit/shared", "./defaults", "./units"]) {
-    hash.update(readFileSync(new URL(module + ext, import.meta.url)));
+  for (const module of ["./ajv.js", "./emit/types.js", "./emit/jstt.cjs", "./emit/validators.js", "./emit/shared.js", "./defaults.js", "./units.js"]) {
+    hash.update(readFileSync(new URL(fromSource ? module.replace(/js$/, "ts") : module, import.meta.url)));
   }
   hash.update(readFileSync(new URL("../../package.json", import.meta.url)));
   return (fingerprint = hash.digest("hex"));

@@ -1,9 +1,8 @@
 /** Types: one TypeScript declaration per type unit, made by json-schema-to-typescript (cached per unit). */
 import type { Options } from "json-schema-to-typescript";
 import type { JSONSchema4 } from "json-schema";
-import { createRequire, Module } from "node:module";
-import path from "node:path";
 import { cacheKey, type Cache } from "../cache.js";
+import loadJstt from "./jstt.cjs";
 import type { TypeUnit } from "../normalize.js";
 import type { Code } from "./render.js";
 
@@ -62,79 +61,24 @@ let stages: Stages | undefined;
 const STAGES_RELEASE = "16.0.0";
 function loadStages(): Stages {
   if (stages) return stages;
-  const require = createRequire(import.meta.url);
-  const dir = path.dirname(require.resolve("json-schema-to-typescript"));
-  const jstt = withStandIns(dir, () => require("json-schema-to-typescript") as typeof import("json-schema-to-typescript") & { DEFAULT_OPTIONS: Options });
-  let direct = (require("json-schema-to-typescript/package.json") as { version: string }).version === STAGES_RELEASE;
-  const stage = (name: string): Record<string, unknown> => {
-    if (!direct) return {};
-    try {
-      return require(path.join(dir, name)) as Record<string, unknown>;
-    } catch {
-      direct = false;
-      return {};
-    }
-  };
-  const [normalizer, parser] = [stage("normalizer"), stage("parser")];
+  const { index: jstt, stages: modules } = loadJstt((version) => version === STAGES_RELEASE);
+  const { normalizer = {}, parser = {}, linker = {}, validator = {}, optimizer = {}, generator = {} } = modules ?? {};
   const loaded = {
     compile: jstt.compile,
-    // lodash is json-schema-to-typescript's dependency (not mcpgen's): resolved from there.
-    options: createRequire(path.join(dir, "index.js"))("lodash").merge({}, jstt.DEFAULT_OPTIONS, options) as Options,
+    // The options merged once: json-schema-to-typescript's defaults, mcpgen's on top (all top-level values,
+    // so a spread makes what its own deep `merge` of them makes).
+    options: { ...jstt.DEFAULT_OPTIONS, ...options } as Options,
     normalizeNullableRefs: normalizer.normalizeNullableRefs,
-    link: stage("linker").link,
-    validate: stage("validator").validate,
+    link: linker.link,
+    validate: validator.validate,
     normalize: normalizer.normalize,
     parse: parser.parse,
     nameAnonymousRecursiveTypes: parser.nameAnonymousRecursiveTypes,
-    optimize: stage("optimizer").optimize,
-    generate: stage("generator").generate,
+    optimize: optimizer.optimize,
+    generate: generator.generate,
   };
-  const complete = direct && Object.values(loaded).every((member) => member !== undefined);
+  const complete = modules !== undefined && Object.values(loaded).every((member) => member !== undefined);
   return (stages = { ...loaded, direct: complete } as Stages);
-}
-
-/**
- * What json-schema-to-typescript requires while it loads but mcpgen's calls never reach, replaced by stand-ins
- * for that time (unless something loaded the real module before):
- * - prettier, for its `format` option, which mcpgen leaves off: its CommonJS entry starts importing its whole
- *   ES module build at once, ~30 ms of the main thread in every build that compiles a type, and the process
- *   could exit only once that import was done (~25 ms more after an edit of the 1,000-tool bench fixture).
- *   The stand-in is empty.
- * - json-schema-ref-parser (48 modules), which only its dereferencing stage uses: `compileSchema` skips that
- *   stage, and only the public `compile()` (a unit with the text "$ref", another release) runs it. The
- *   stand-in loads the real module on first use. Loading it cost ~20 ms of every build that compiles a type.
- * Each stand-in then leaves the module cache, so whatever asks for the module later gets the real one.
- */
-function withStandIns<T>(jsttDir: string, load: () => T): T {
-  const require = createRequire(path.join(jsttDir, "index.js"));
-  const placed: [string, Module][] = [];
-  const standIn = (specifier: string, exports: (resolved: string) => object) => {
-    let resolved: string;
-    try {
-      resolved = require.resolve(specifier);
-    } catch {
-      return;
-    }
-    if (require.cache[resolved]) return;
-    const module = new Module(resolved);
-    module.filename = resolved;
-    module.loaded = true;
-    module.exports = exports(resolved);
-    require.cache[resolved] = module;
-    placed.push([resolved, module]);
-  };
-  standIn("prettier", () => ({}));
-  standIn("@apidevtools/json-schema-ref-parser", (resolved) => {
-    let real: Record<PropertyKey, unknown> | undefined;
-    const module = () => (real ??= require(resolved) as Record<PropertyKey, unknown>);
-    // json-schema-to-typescript reads `$RefParser` off the module when it dereferences, not before.
-    return new Proxy({}, { get: (_, key) => module()[key] });
-  });
-  try {
-    return load();
-  } finally {
-    for (const [resolved, module] of placed) if (require.cache[resolved] === module) delete require.cache[resolved];
-  }
 }
 
 /**
