@@ -11,7 +11,7 @@
  * dropped then (see `PackCache`). Every file is written beside and renamed into place.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,7 +27,7 @@ export interface Cache {
 
 /**
  * What compiled output depends on besides its input: the versions of mcpgen and of the generators it
- * drives, and the code of the modules that configure them. Part of every cache key, so that an upgrade
+ * drives, and the code of the modules that configure them (and of the bundle made from them). Part of every cache key, so that an upgrade
  * (or a local change to mcpgen itself) never serves stale output.
  */
 let fingerprint: string | undefined;
@@ -43,6 +43,12 @@ export function compilerFingerprint(): string {
     hash.update(readFileSync(new URL(fromSource ? module.replace(/js$/, "ts") : module, import.meta.url)));
   }
   hash.update(readFileSync(new URL("../../package.json", import.meta.url)));
+  // The bundle the CLI and the `mcpgen` entry run (dist/bundle/, scripts/bundle.mjs), when there is one: it is
+  // made from the modules above, but one not made again after them would be other code than they hold.
+  const bundle = new URL("../bundle/", import.meta.url);
+  for (const file of existsSync(bundle) ? readdirSync(bundle).filter((f) => f.endsWith(".js")).sort() : []) {
+    hash.update(`${file}\0`).update(readFileSync(new URL(file, bundle)));
+  }
   return (fingerprint = hash.digest("hex"));
 }
 

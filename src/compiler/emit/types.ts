@@ -2,7 +2,6 @@
 import type { Options } from "json-schema-to-typescript";
 import type { JSONSchema4 } from "json-schema";
 import { cacheKey, type Cache } from "../cache.js";
-import loadJstt from "./jstt.cjs";
 import type { TypeUnit } from "../normalize.js";
 import type { Code } from "./render.js";
 
@@ -51,17 +50,20 @@ interface Stages {
   generate(ast: unknown, options: Options): string;
 }
 
-// Loaded on first use: a build whose types all come from the cache never pays for it.
-let stages: Stages | undefined;
+// Loaded on first use: a build whose types all come from the cache never pays for it (nor, bundled, for
+// reading json-schema-to-typescript's code: a dynamic import is a file of its own in the bundle).
+let stages: Promise<Stages> | undefined;
 /**
  * The json-schema-to-typescript release whose internal stages `compileSchema` calls (they are not its public
  * API). With any other release, or if a stage is missing, every unit goes through its public `compile()`:
  * slower, never different.
  */
 const STAGES_RELEASE = "16.0.0";
-function loadStages(): Stages {
-  if (stages) return stages;
-  const { index: jstt, stages: modules } = loadJstt((version) => version === STAGES_RELEASE);
+function loadStages(): Promise<Stages> {
+  return (stages ??= import("./jstt.cjs").then(({ default: loadJstt }) => stagesOf(loadJstt((version) => version === STAGES_RELEASE))));
+}
+
+function stagesOf({ index: jstt, stages: modules }: ReturnType<typeof import("./jstt.cjs")>): Stages {
   const { normalizer = {}, parser = {}, linker = {}, validator = {}, optimizer = {}, generator = {} } = modules ?? {};
   const loaded = {
     compile: jstt.compile,
@@ -78,7 +80,7 @@ function loadStages(): Stages {
     generate: generator.generate,
   };
   const complete = modules !== undefined && Object.values(loaded).every((member) => member !== undefined);
-  return (stages = { ...loaded, direct: complete } as Stages);
+  return { ...loaded, direct: complete } as Stages;
 }
 
 /**
@@ -91,7 +93,7 @@ function loadStages(): Stages {
  * validator refuses (`make` gives a fresh copy) go through `compile()` itself.
  */
 async function compileSchema(make: () => JSONSchema4, name: string): Promise<string> {
-  const jstt = loadStages();
+  const jstt = await loadStages();
   const schema = make();
   if (!jstt.direct || JSON.stringify(schema).includes('"$ref"')) return jstt.compile(schema, name, options);
   jstt.normalizeNullableRefs(schema);
