@@ -11,7 +11,11 @@ import nodeModule = require("node:module");
  * whose stages the caller knows.
  */
 function loadJstt(withStages: (version: string) => boolean): loadJstt.Modules {
-  const index = withStandIns(() => require("json-schema-to-typescript") as loadJstt.Index);
+  const load = () => require("json-schema-to-typescript") as loadJstt.Index;
+  // Node's loader runs json-schema-to-typescript's `require` calls when it runs this module's: not in the
+  // CLI's bundle (whose `module` is the bundler's, without a file name), where they were resolved when it
+  // was made, to the same stand-ins (scripts/bundle.mjs).
+  const index = typeof module.filename === "string" ? withStandIns(load) : load();
   const version = (require("json-schema-to-typescript/package.json") as { version: string }).version;
   if (!withStages(version)) return { index, version, stages: undefined };
   const stage = (load: () => unknown) => {
@@ -61,29 +65,25 @@ export = loadJstt;
  *   stage, and only the public `compile()` (a unit with the text "$ref", another release) runs it. The
  *   stand-in loads the real module on first use. Loading it cost ~20 ms of every build that compiles a type.
  * Each stand-in then leaves the module cache, so whatever asks for the module later gets the real one.
- * The bundle leaves both out (they are `external` there), so that its `require` of them comes here too.
  */
 function withStandIns<T>(load: () => T): T {
-  // Where json-schema-to-typescript's `require` finds them, and where this module's does: the same files
-  // unless a package manager nested another version under json-schema-to-typescript.
-  const requires = [nodeModule.createRequire(require.resolve("json-schema-to-typescript")), require];
+  // Resolved from json-schema-to-typescript's folder, as its own `require` resolves them.
+  const from = nodeModule.createRequire(require.resolve("json-schema-to-typescript"));
   const placed: [string, nodeModule.Module][] = [];
   const standIn = (specifier: string, exports: (resolved: string) => object) => {
-    for (const from of requires) {
-      let resolved: string;
-      try {
-        resolved = from.resolve(specifier);
-      } catch {
-        continue;
-      }
-      if (require.cache[resolved]) continue;
-      const module = new nodeModule.Module(resolved);
-      module.filename = resolved;
-      module.loaded = true;
-      module.exports = exports(resolved);
-      require.cache[resolved] = module;
-      placed.push([resolved, module]);
+    let resolved: string;
+    try {
+      resolved = from.resolve(specifier);
+    } catch {
+      return;
     }
+    if (require.cache[resolved]) return;
+    const module = new nodeModule.Module(resolved);
+    module.filename = resolved;
+    module.loaded = true;
+    module.exports = exports(resolved);
+    require.cache[resolved] = module;
+    placed.push([resolved, module]);
   };
   standIn("prettier", () => ({}));
   standIn("@apidevtools/json-schema-ref-parser", (resolved) => {
