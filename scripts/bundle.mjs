@@ -100,9 +100,12 @@ const packages = {
  * `import.meta.url` of each module: the URL of the file it was bundled from, computed from the URL of the
  * bundle file it is in (all of them are in dist/bundle/). `define` replaces each `import.meta.url`
  * expression (never text in a string) with the module's own constant, which esbuild renames per module.
+ * One module is left as it is: emit/threads.js finds the compile threads' modules beside the file it runs
+ * from, which in the bundle are the bundled ones (ENTRIES).
  */
 const MODULE_URL = "__mcpgenModuleUrl";
 const BUNDLE_URL = "__mcpgenBundleUrl";
+const RUN_FROM_BUNDLE = new Set([path.join(dist, "compiler/emit/threads.js")]);
 const ownUrl = {
   name: "mcpgen-own-url",
   setup(b) {
@@ -110,14 +113,23 @@ const ownUrl = {
       const text = await readFile(file, "utf8");
       if (!text.includes("import.meta")) return undefined;
       const rel = path.relative(outdir, file).split(path.sep).join("/");
-      return { contents: `const ${MODULE_URL} = new URL(${JSON.stringify(rel)}, ${BUNDLE_URL}).href;\n${text}`, loader: "js" };
+      const url = RUN_FROM_BUNDLE.has(file) ? BUNDLE_URL : `new URL(${JSON.stringify(rel)}, ${BUNDLE_URL}).href`;
+      return { contents: `const ${MODULE_URL} = ${url};\n${text}`, loader: "js" };
     });
   },
 };
 
+/** The CLI, the `mcpgen` entry, and the modules of compile threads (emit/parallel.ts starts them). */
+const ENTRIES = {
+  cli: "cli/main.js",
+  index: "compiler/index.js",
+  worker: "compiler/emit/worker.js",
+  "types-worker": "compiler/emit/types-worker.js",
+};
+
 rmSync(outdir, { recursive: true, force: true });
 const result = await build({
-  entryPoints: { cli: path.join(dist, "cli/main.js"), index: path.join(dist, "compiler/index.js") },
+  entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, file]) => [name, path.join(dist, file)])),
   outdir,
   // One folder: the relative URLs above hold from every file.
   entryNames: "[name]",
