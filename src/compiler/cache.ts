@@ -27,8 +27,8 @@ export interface Cache {
 
 /**
  * What compiled output depends on besides its input: the versions of mcpgen and of the generators it
- * drives, and the code of the modules that configure them (and of the bundle made from them). Part of every cache key, so that an upgrade
- * (or a local change to mcpgen itself) never serves stale output.
+ * drives, and the code of the modules that configure them (and of the bundle made from them). Part of every
+ * cache key, so that an upgrade (or a local change to mcpgen itself) never serves stale output.
  */
 let fingerprint: string | undefined;
 export function compilerFingerprint(): string {
