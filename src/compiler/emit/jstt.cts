@@ -18,9 +18,9 @@ function loadJstt(withStages: (version: string) => boolean): loadJstt.Modules {
   const index = typeof module.filename === "string" ? withStandIns(load) : load();
   const version = (require("json-schema-to-typescript/package.json") as { version: string }).version;
   if (!withStages(version)) return { index, version, stages: undefined };
-  const stage = (load: () => unknown) => {
+  const stage = (get: () => unknown) => {
     try {
-      return load() as Record<string, unknown>;
+      return get() as Record<string, unknown>;
     } catch {
       return undefined;
     }
