@@ -27,8 +27,8 @@ export interface Cache {
 
 /**
  * What compiled output depends on besides its input: the versions of mcpgen and of the generators it
- * drives, and the code of the modules that configure them. Part of every cache key, so that an upgrade
- * (or a local change to mcpgen itself) never serves stale output.
+ * drives, and the code of the modules that configure them (and of the bundle made from them). Part of every
+ * cache key, so that an upgrade (or a local change to mcpgen itself) never serves stale output.
  */
 let fingerprint: string | undefined;
 export function compilerFingerprint(): string {
@@ -37,13 +37,27 @@ export function compilerFingerprint(): string {
   for (const pkg of ["ajv", "ajv-formats", "json-schema-to-typescript"]) {
     hash.update(readFileSync(require.resolve(`${pkg}/package.json`)));
   }
-  const ext = path.extname(fileURLToPath(import.meta.url)); // .js when built, .ts when run from source
+  const fromSource = path.extname(fileURLToPath(import.meta.url)) === ".ts"; // .js when built
   // units.ts too: a type unit's cache key is its shape's digest and names, not the schema they make.
-  for (const module of ["./ajv", "./emit/types", "./emit/validators", "./emit/shared", "./defaults", "./units"]) {
-    hash.update(readFileSync(new URL(module + ext, import.meta.url)));
+  for (const module of ["./ajv.js", "./emit/types.js", "./emit/jstt.cjs", "./emit/validators.js", "./emit/shared.js", "./defaults.js", "./units.js"]) {
+    hash.update(readFileSync(new URL(fromSource ? module.replace(/js$/, "ts") : module, import.meta.url)));
   }
   hash.update(readFileSync(new URL("../../package.json", import.meta.url)));
+  // The bundle the CLI and the `mcpgen` entry run (dist/bundle/), when there is one, by the digest of its files
+  // that scripts/bundle.mjs wrote with them (hashing them here cost ~3 ms a build): it is made from the modules
+  // above, but one not made again after them would be other code than they hold.
+  const bundle = readIfExists(new URL("../bundle/code.sha256", import.meta.url));
+  if (bundle) hash.update(bundle);
   return (fingerprint = hash.digest("hex"));
+}
+
+function readIfExists(file: URL): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
 }
 
 export function cacheKey(...parts: unknown[]): string {

@@ -176,8 +176,15 @@ function unusableValue(value: unknown, strings = true): { pointer: string; messa
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
 
 // The YAML parser loads only for YAML files and for JSON errors (to place them): most builds never need it.
-let yamlParser: typeof import("yaml") | undefined;
-const yamlModule = async () => (yamlParser ??= await import("yaml"));
+// The yaml library is CommonJS for Node: imported, its exports are named exports and `default`; in the CLI's
+// bundle (scripts/bundle.mjs), a dynamic import of CommonJS code has `default` only.
+type Yaml = typeof import("yaml");
+let yamlParser: Yaml | undefined;
+async function yamlModule(): Promise<Yaml> {
+  if (yamlParser) return yamlParser;
+  const module = (await import("yaml")) as Partial<Yaml> & { default?: Yaml };
+  return (yamlParser = typeof module.parseDocument === "function" ? (module as Yaml) : module.default!);
+}
 
 async function parse(text: string, yaml: boolean): Promise<{ value: unknown } | { error: string }> {
   if (yaml) {

@@ -4,7 +4,6 @@
  * safety hint weakened), `compatible` when it only adds, `patch` when it only changes prose. Schemas are
  * compared structurally after their `$ref`s are resolved.
  */
-import $RefParser from "@apidevtools/json-schema-ref-parser";
 import type { Item, Json, JsonObject, Listing } from "../lint/input.js";
 import { escape } from "../lint/walk.js";
 
@@ -132,10 +131,15 @@ export function compareSchemas(a: Json, b: Json, dir: Direction, pointer: string
   for (const k of ["description", "title"]) if (!same(a[k], b[k])) push({ pointer: `${pointer}/${k}`, level: "patch", rule: "description-changed", message: `${k} changed` });
 }
 
+// Loaded on first use: the CLI imports this module for `mcpgen diff`, and json-schema-ref-parser (57 CommonJS
+// modules with its dependencies) cost every other command ~25 ms of start-up.
+let refParser: Promise<typeof import("@apidevtools/json-schema-ref-parser").$RefParser> | undefined;
+
 /** A copy of a schema with every `$ref` it can resolve replaced by its target (circular ones stay refs). */
 async function resolved(schema: Json | undefined): Promise<Json | undefined> {
   if (!isObject(schema)) return schema;
   const copy = structuredClone(schema);
+  const $RefParser = await (refParser ??= import("@apidevtools/json-schema-ref-parser").then((m) => m.$RefParser));
   try {
     return (await $RefParser.dereference(copy as never, { dereference: { circular: "ignore" }, resolve: { external: false } })) as Json;
   } catch {

@@ -161,6 +161,10 @@ describe("init: the scaffold", () => {
     expect(entries.filter((e) => !e.startsWith("package/dist/") && e !== "package/package.json")).toEqual([]);
     const compiler = await run("tar", ["-tzf", path.join(dir, VENDORED[0]!)], dir, 30_000);
     expect(compiler.stdout).toContain("package/dist/cli/main.js");
+    // What bin/mcpgen.js and the `mcpgen` entry run (scripts/bundle.mjs), beside the modules it finds files next to.
+    expect(compiler.stdout).toContain("package/dist/bundle/cli.js");
+    expect(compiler.stdout).toContain("package/dist/bundle/index.js");
+    expect(compiler.stdout).toContain("package/dist/compiler/meta/files.js");
     expect(compiler.stdout).not.toContain("package/packages/");
   });
 

@@ -8,6 +8,7 @@ import { Worker } from "node:worker_threads";
 import { MemoryCache, type Cache } from "../cache.js";
 import type { TypeUnit } from "../normalize.js";
 import type { Code } from "./render.js";
+import { threadModule, type ThreadModule } from "./threads.js";
 import { emitTypeUnit } from "./types.js";
 import { compileModule, type Compiled as CompiledModule, type Request } from "./validators.js";
 
@@ -101,13 +102,13 @@ async function compileMisses(batch: Batch, cache: Cache, jobs: number | undefine
  * A cold build of the 1,000-tool reference fixture: see BENCHMARKS.md, "Build speed".
  */
 function typesInWorker(units: TypeUnit[], cache: Cache): Promise<Code[]> {
-  return onThread<{ types: Code[] }>("./types-worker.js", { units: madeUnits(units) }, cache).then(({ types }) => types);
+  return onThread<{ types: Code[] }>("types-worker", { units: madeUnits(units) }, cache).then(({ types }) => types);
 }
 
 /** Compiles `batch` on a worker thread; the entries it made go into `cache`. */
 function inWorker(batch: Batch, cache: Cache): Promise<Compiled> {
   const workerData: WorkerBatch = { modules: batch.modules, units: madeUnits(batch.units) };
-  return onThread<WorkerResult>("./worker.js", workerData, cache).then(({ compiled }) => compiled);
+  return onThread<WorkerResult>("worker", workerData, cache).then(({ compiled }) => compiled);
 }
 
 /** Each unit with its schema made: a function does not cross threads. */
@@ -115,10 +116,10 @@ function madeUnits(units: TypeUnit[]): WorkerBatch["units"] {
   return units.map((u) => ({ name: u.name, digest: u.digest, schema: u.schema() }));
 }
 
-/** Runs the worker module `file` on `workerData`: what it posts, once the cache entries it made are in `cache`. */
-function onThread<T>(file: string, workerData: unknown, cache: Cache): Promise<T> {
+/** Runs the worker module `name` on `workerData`: what it posts, once the cache entries it made are in `cache`. */
+function onThread<T>(name: ThreadModule, workerData: unknown, cache: Cache): Promise<T> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL(file, import.meta.url), { workerData });
+    const worker = new Worker(threadModule(name), { workerData });
     worker.once("message", (result: T & { entries: [string, string][] }) => {
       for (const [key, value] of result.entries) cache.set(key, value);
       resolve(result);

@@ -1,8 +1,6 @@
 /** Types: one TypeScript declaration per type unit, made by json-schema-to-typescript (cached per unit). */
 import type { Options } from "json-schema-to-typescript";
 import type { JSONSchema4 } from "json-schema";
-import { createRequire, Module } from "node:module";
-import path from "node:path";
 import { cacheKey, type Cache } from "../cache.js";
 import type { TypeUnit } from "../normalize.js";
 import type { Code } from "./render.js";
@@ -52,89 +50,37 @@ interface Stages {
   generate(ast: unknown, options: Options): string;
 }
 
-// Loaded on first use: a build whose types all come from the cache never pays for it.
-let stages: Stages | undefined;
+// Loaded on first use: a build whose types all come from the cache never pays for it (nor, bundled, for
+// reading json-schema-to-typescript's code: a dynamic import is a file of its own in the bundle).
+let stages: Promise<Stages> | undefined;
 /**
  * The json-schema-to-typescript release whose internal stages `compileSchema` calls (they are not its public
  * API). With any other release, or if a stage is missing, every unit goes through its public `compile()`:
  * slower, never different.
  */
 const STAGES_RELEASE = "16.0.0";
-function loadStages(): Stages {
-  if (stages) return stages;
-  const require = createRequire(import.meta.url);
-  const dir = path.dirname(require.resolve("json-schema-to-typescript"));
-  const jstt = withStandIns(dir, () => require("json-schema-to-typescript") as typeof import("json-schema-to-typescript") & { DEFAULT_OPTIONS: Options });
-  let direct = (require("json-schema-to-typescript/package.json") as { version: string }).version === STAGES_RELEASE;
-  const stage = (name: string): Record<string, unknown> => {
-    if (!direct) return {};
-    try {
-      return require(path.join(dir, name)) as Record<string, unknown>;
-    } catch {
-      direct = false;
-      return {};
-    }
-  };
-  const [normalizer, parser] = [stage("normalizer"), stage("parser")];
+function loadStages(): Promise<Stages> {
+  return (stages ??= import("./jstt.cjs").then(({ default: loadJstt }) => stagesOf(loadJstt((version) => version === STAGES_RELEASE))));
+}
+
+function stagesOf({ index: jstt, stages: modules }: ReturnType<typeof import("./jstt.cjs")>): Stages {
+  const { normalizer = {}, parser = {}, linker = {}, validator = {}, optimizer = {}, generator = {} } = modules ?? {};
   const loaded = {
     compile: jstt.compile,
-    // lodash is json-schema-to-typescript's dependency (not mcpgen's): resolved from there.
-    options: createRequire(path.join(dir, "index.js"))("lodash").merge({}, jstt.DEFAULT_OPTIONS, options) as Options,
+    // The options merged once: json-schema-to-typescript's defaults, mcpgen's on top (all top-level values,
+    // so a spread makes what its own deep `merge` of them makes).
+    options: { ...jstt.DEFAULT_OPTIONS, ...options } as Options,
     normalizeNullableRefs: normalizer.normalizeNullableRefs,
-    link: stage("linker").link,
-    validate: stage("validator").validate,
+    link: linker.link,
+    validate: validator.validate,
     normalize: normalizer.normalize,
     parse: parser.parse,
     nameAnonymousRecursiveTypes: parser.nameAnonymousRecursiveTypes,
-    optimize: stage("optimizer").optimize,
-    generate: stage("generator").generate,
+    optimize: optimizer.optimize,
+    generate: generator.generate,
   };
-  const complete = direct && Object.values(loaded).every((member) => member !== undefined);
-  return (stages = { ...loaded, direct: complete } as Stages);
-}
-
-/**
- * What json-schema-to-typescript requires while it loads but mcpgen's calls never reach, replaced by stand-ins
- * for that time (unless something loaded the real module before):
- * - prettier, for its `format` option, which mcpgen leaves off: its CommonJS entry starts importing its whole
- *   ES module build at once, ~30 ms of the main thread in every build that compiles a type, and the process
- *   could exit only once that import was done (~25 ms more after an edit of the 1,000-tool bench fixture).
- *   The stand-in is empty.
- * - json-schema-ref-parser (48 modules), which only its dereferencing stage uses: `compileSchema` skips that
- *   stage, and only the public `compile()` (a unit with the text "$ref", another release) runs it. The
- *   stand-in loads the real module on first use. Loading it cost ~20 ms of every build that compiles a type.
- * Each stand-in then leaves the module cache, so whatever asks for the module later gets the real one.
- */
-function withStandIns<T>(jsttDir: string, load: () => T): T {
-  const require = createRequire(path.join(jsttDir, "index.js"));
-  const placed: [string, Module][] = [];
-  const standIn = (specifier: string, exports: (resolved: string) => object) => {
-    let resolved: string;
-    try {
-      resolved = require.resolve(specifier);
-    } catch {
-      return;
-    }
-    if (require.cache[resolved]) return;
-    const module = new Module(resolved);
-    module.filename = resolved;
-    module.loaded = true;
-    module.exports = exports(resolved);
-    require.cache[resolved] = module;
-    placed.push([resolved, module]);
-  };
-  standIn("prettier", () => ({}));
-  standIn("@apidevtools/json-schema-ref-parser", (resolved) => {
-    let real: Record<PropertyKey, unknown> | undefined;
-    const module = () => (real ??= require(resolved) as Record<PropertyKey, unknown>);
-    // json-schema-to-typescript reads `$RefParser` off the module when it dereferences, not before.
-    return new Proxy({}, { get: (_, key) => module()[key] });
-  });
-  try {
-    return load();
-  } finally {
-    for (const [resolved, module] of placed) if (require.cache[resolved] === module) delete require.cache[resolved];
-  }
+  const complete = modules !== undefined && Object.values(loaded).every((member) => member !== undefined);
+  return { ...loaded, direct: complete } as Stages;
 }
 
 /**
@@ -147,7 +93,7 @@ function withStandIns<T>(jsttDir: string, load: () => T): T {
  * validator refuses (`make` gives a fresh copy) go through `compile()` itself.
  */
 async function compileSchema(make: () => JSONSchema4, name: string): Promise<string> {
-  const jstt = loadStages();
+  const jstt = await loadStages();
   const schema = make();
   if (!jstt.direct || JSON.stringify(schema).includes('"$ref"')) return jstt.compile(schema, name, options);
   jstt.normalizeNullableRefs(schema);

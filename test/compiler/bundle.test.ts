@@ -1,0 +1,40 @@
+// The bundle (scripts/bundle.mjs, dist/bundle/) is what bin/mcpgen.js and the `mcpgen` entry run; the modules
+// it is made from stay in dist/. Both must make the same bytes, and the bundle's digest, which the compile
+// cache's fingerprint reads, must be that of its files.
+import { createHash } from "node:crypto";
+import { cp, readdir, readFile } from "node:fs/promises";
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { build as bundled } from "mcpgen";
+import { build as unbundled } from "../../dist/compiler/index.js";
+import { FIXTURES, readTree, REPO, tempProject } from "./helpers.js";
+
+const features = readdirSync(FIXTURES, { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name)
+  .sort();
+
+async function output(build: typeof bundled, feature: string, jobs?: number): Promise<Map<string, string>> {
+  const dir = await tempProject();
+  await cp(path.join(FIXTURES, feature, "schemas"), path.join(dir, "schemas"), { recursive: true });
+  await build({ cwd: dir, cache: false, ...(jobs && { jobs }) });
+  return new Map([...(await readTree(path.join(dir, "generated"))), ...[...(await readTree(path.join(dir, "src/handlers")))].map(([f, c]) => [`handlers/${f}`, c] as const)]);
+}
+
+describe("the bundle", () => {
+  it.each(features)("builds fixture %s to the bytes the modules in dist/ build", async (feature) => {
+    expect(await output(bundled, feature)).toEqual(await output(unbundled, feature));
+  });
+
+  it("and the modules in dist/ build the same bytes on compile threads of their own", async () => {
+    expect(await output(unbundled, "refs", 2)).toEqual(await output(bundled, "refs", 2));
+  });
+
+  it("has the digest of its files in code.sha256", async () => {
+    const dir = path.join(REPO, "dist/bundle");
+    const hash = createHash("sha256");
+    for (const file of (await readdir(dir)).filter((f) => f.endsWith(".js")).sort()) hash.update(`${file}\0`).update(await readFile(path.join(dir, file)));
+    expect(await readFile(path.join(dir, "code.sha256"), "utf8")).toBe(`${hash.digest("hex")}\n`);
+  });
+});
