@@ -155,6 +155,20 @@ const result = await build({
   metafile: true,
 });
 
+// The packages the bundle took in (the folder under the last node_modules/ of an input), with their licenses:
+// the package ships their code.
+const bundled = new Map();
+for (const input of Object.keys(result.metafile.inputs)) {
+  const match = /^(.*node_modules\/)((?:@[^/]+\/)?[^/]+)\//.exec(input);
+  if (match) bundled.set(match[2], path.resolve(root, match[1] + match[2]));
+}
+const notices = [...bundled].sort(([a], [b]) => a.localeCompare(b)).map(([name, dir]) => {
+  const { version, license } = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"));
+  const file = readdirSync(dir).find((f) => /^licen[cs]e/i.test(f));
+  return `${name}@${version} (${license})\n\n${file ? readFileSync(path.join(dir, file), "utf8").trim() : "(no license file)"}\n`;
+});
+writeFileSync(path.join(outdir, "licenses.txt"), `dist/bundle/ bundles these packages:\n\n${notices.join("\n----------------------------------------\n\n")}`);
+
 // The digest of the bundle's code, which the compile cache's fingerprint reads (cache.ts) rather than hash
 // the files itself in every build.
 const code = createHash("sha256");

@@ -31,6 +31,22 @@ describe("the bundle", () => {
     expect(await output(unbundled, "refs", 2)).toEqual(await output(bundled, "refs", 2));
   });
 
+  it("ships the license of every package it took in", async () => {
+    const notices = await readFile(path.join(REPO, "dist/bundle/licenses.txt"), "utf8");
+    const named = [...notices.matchAll(/^((?:@[^/\s]+\/)?[^@\s]+)@\d[^\s]* \(/gm)].map((m) => m[1]);
+    for (const name of ["ajv", "ajv-formats", "commander", "handlebars", "json-schema-to-typescript", "yaml"]) expect(named).toContain(name);
+    const code = (await readdir(path.join(REPO, "dist/bundle"))).filter((f) => f.endsWith(".js"));
+    const sources = new Set<string>();
+    for (const file of code) {
+      const map = JSON.parse(await readFile(path.join(REPO, "dist/bundle", `${file}.map`), "utf8")) as { sources: string[] };
+      for (const source of map.sources) {
+        const inPackage = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(source);
+        if (inPackage) sources.add(inPackage[1] as string);
+      }
+    }
+    expect([...sources].filter((name) => !named.includes(name))).toEqual([]);
+  });
+
   it("has the digest of its files in code.sha256", async () => {
     const dir = path.join(REPO, "dist/bundle");
     const hash = createHash("sha256");
