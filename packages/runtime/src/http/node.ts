@@ -224,8 +224,7 @@ class NodeInput implements HttpInput, SseTarget {
   readonly answer = (output: HttpOutput): void => {
     if (this.#output) return; // the transport answers once; a second answer would land inside the first
     this.#output = output;
-    answered.push(this);
-    if (answered.length === 1) atTurnEnd(writeAnswered);
+    turn.answer(this);
   };
 
   /** Writes the answer given to `answer`. */
@@ -297,19 +296,47 @@ interface BodyRead {
 }
 
 /**
- * The answers given during this turn of the event loop, written together once it has read every request it
- * can (`setImmediate`): a burst of responses reaches a client that is already awake, where one response
- * after each request's own work would wake it every time, and that costs the server more than the write.
+ * When answers are written. Under concurrent load, the answers given during one turn of the event loop are
+ * written together once it has read every request it can (`setImmediate`): a burst of responses reaches a
+ * client that is already awake, where one response after each request's own work would wake it every time,
+ * and that costs the server more than the write. A turn with a single answer (one client, one request at a
+ * time) has nothing to batch, and waiting for the turn's end only adds latency: the answer is written at
+ * once until a turn gives two, and from then on batched until a turn gives one.
  */
-let answered: NodeInput[] = [];
+class Turn {
+  /** Answers wait for the turn's end. */
+  #batching = false;
+  /** The answers waiting. */
+  #waiting: NodeInput[] = [];
+  /** Answers given this turn while not batching. */
+  #given = 0;
+
+  answer(input: NodeInput): void {
+    if (!this.#batching && this.#given++ === 0) {
+      atTurnEnd(this.#ended);
+      input.flush();
+      return;
+    }
+    this.#batching = true;
+    this.#waiting.push(input);
+    if (this.#waiting.length === 1) atTurnEnd(this.#write);
+  }
+
+  readonly #ended = (): void => {
+    this.#given = 0;
+  };
+
+  readonly #write = (): void => {
+    const inputs = this.#waiting;
+    this.#waiting = [];
+    this.#batching = inputs.length > 1;
+    for (const input of inputs) input.flush();
+  };
+}
+
+const turn = new Turn();
 /** Node's own `setImmediate`, kept: a test that fakes timers must not hold every answer back. */
 const atTurnEnd = setImmediate;
-
-function writeAnswered(): void {
-  const inputs = answered;
-  answered = [];
-  for (const input of inputs) input.flush();
-}
 
 function onResponseClose(this: WithInput<ServerResponse>): void {
   this[INPUT].closed();
