@@ -163,6 +163,7 @@ export class Exchange implements Sink, SessionExchange {
         this.deliverStream();
       }
     }
+    if (this.listen) this.deliverStream(); // a stream meant to stay open: its keep-alives go out from the start
   }
 
   private write(message: string): void | Promise<void> {
@@ -194,8 +195,8 @@ export class Exchange implements Sink, SessionExchange {
   }
 
   /**
-   * The stream is the answer. It is handed over at its first event (or the prime), or when it ends: a request
-   * that needs no waiting then leaves as headers and events in one write.
+   * The stream is the answer. It is handed over at its first event (or the prime; a listen stream at once),
+   * or when it ends: a request that needs no waiting then leaves as headers and events in one write.
    */
   private deliverStream(): void {
     if (this.answer && this.stream) this.deliver(streamOutput(this.stream));
