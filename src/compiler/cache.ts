@@ -60,6 +60,11 @@ function readIfExists(file: URL): Buffer | undefined {
   }
 }
 
+/** The SHA-256 of `value`'s JSON, in hex: the digest of what something is made from. */
+export function jsonDigest(value: unknown): string {
+  return createHash("sha256").update(JSON.stringify(value)).digest("hex");
+}
+
 export function cacheKey(...parts: unknown[]): string {
   return createHash("sha256").update(compilerFingerprint()).update(JSON.stringify(parts)).digest("hex");
 }

@@ -4,7 +4,7 @@
  * schema says otherwise), the completions each one offers, and their type units.
  */
 import type { CheckedPrimitives, PromptFile, ResourceFile, TemplateFile } from "./check-primitives.js";
-import { createHash } from "node:crypto";
+import { jsonDigest } from "./cache.js";
 import { requireAppliedDefaults } from "./defaults.js";
 import { typeName } from "./names.js";
 import { copyJson, type SchemaNode, type TypeUnit } from "./schema-walk.js";
@@ -63,7 +63,7 @@ export function normalizePrimitives(checked: CheckedPrimitives): NormalizedPrimi
     typeUnits: [...templates, ...prompts].map((p) => {
       const schema = copyJson(p.schema);
       requireAppliedDefaults(schema);
-      return { name: p.typeName, digest: createHash("sha256").update(JSON.stringify([p.typeName, schema])).digest("hex"), schema: () => schema };
+      return { name: p.typeName, digest: jsonDigest([p.typeName, schema]), schema: () => schema };
     }),
   };
 }

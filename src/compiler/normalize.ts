@@ -5,8 +5,8 @@
  * the root keeps its `"type": "object"`) and ref-free type units for json-schema-to-typescript, plus
  * diagnostics. Refs resolve in `refs.ts`; type units are named in `units.ts`.
  */
-import { createHash } from "node:crypto";
 import { bundle, type Origin, type Root } from "./bundle.js";
+import { jsonDigest } from "./cache.js";
 import type { Checked, CheckedTool } from "./check.js";
 import { isWarning, type Diagnostic } from "./diagnostics.js";
 import type { Hints } from "./meta-schemas.js";
@@ -73,16 +73,14 @@ export function normalize(checked: Checked, memo?: NormalizeMemo): { normalized:
   const refs = new RefResolver(checked.defs, diagnostics);
   const units = new TypeUnits(refs);
   const resolve = refs.resolve.bind(refs);
-  const defs = createHash("sha256")
-    .update(JSON.stringify(checked.defs.map((d) => [d.doc.url, d.doc.file, d.doc.digest, d.dialect])))
-    .digest("hex");
+  const defs = jsonDigest(checked.defs.map((d) => [d.doc.url, d.doc.file, d.doc.digest, d.dialect]));
 
   const tools: NormalizedTool[] = [];
   const remember: { digest: string; name: string; bundled: Omit<Bundled, "units"> }[] = [];
   for (const tool of checked.tools) {
     const file = tool.file;
     const base = typeName(file.name);
-    const digest = createHash("sha256").update(JSON.stringify([file.doc.url, file.doc.file, file.doc.digest, tool.dialect, tool.hints, defs])).digest("hex");
+    const digest = jsonDigest([file.doc.url, file.doc.file, file.doc.digest, tool.dialect, tool.hints, defs]);
     const rootOf = (which: "input" | "output", schema: unknown): Root => ({ key: `tool:${file.name}:${which}`, schema, url: file.doc.url, file: file.doc.file, at: `/${which}Schema` });
     const kept = memo?.get(digest);
     if (kept) {

@@ -10,8 +10,8 @@
  * them) depend on that tool's file alone, so a build can hand them back (`keep`) instead of cutting them
  * again; the names are always decided over every unit, since one tool's unit can take a name another wanted.
  */
-import { createHash } from "node:crypto";
 import type { Root, Target } from "./bundle.js";
+import { jsonDigest } from "./cache.js";
 import { fileStem } from "./bundle.js";
 import { requireAppliedDefaults } from "./defaults.js";
 import { pointerGet, pointerParse } from "./diagnostics.js";
@@ -60,7 +60,6 @@ interface Unit {
 }
 
 const unitKey = (t: Target) => `${t.doc}#${t.pointer}`;
-const digestOf = (value: unknown) => createHash("sha256").update(JSON.stringify(value)).digest("hex");
 
 export class TypeUnits {
   readonly #units = new Map<string, Unit>();
@@ -97,7 +96,7 @@ export class TypeUnits {
       const shape = unit.shape ? () => unit.shape!.schema : unit.kept!.schema;
       return {
         name: unit.name,
-        digest: digestOf([digest, unit.name, targets.map(nameOf)]),
+        digest: jsonDigest([digest, unit.name, targets.map(nameOf)]),
         schema: () => withNames(shape(), nameOf),
       };
     });
@@ -154,7 +153,7 @@ export class TypeUnits {
       unit.shape = shapeOf(schema, root.at + unit.pointer, (ref, site) => unitKey(this.refs.resolve(root, ref, site)!));
       // The handler gets its input with defaults filled in (defaults.ts): those properties are present.
       if (unit.pointer === "" && root.key.endsWith(":input") && typeof unit.shape.schema !== "boolean") requireAppliedDefaults(unit.shape.schema);
-      unit.shape.digest = digestOf(unit.shape.schema);
+      unit.shape.digest = jsonDigest(unit.shape.schema);
     }
   }
 }

@@ -8,9 +8,8 @@
  * read from the cache (where its entry is kept) nor rendered: its files are reported `untouched`, to be
  * kept as they are.
  */
-import { createHash } from "node:crypto";
 import path from "node:path";
-import type { Cache } from "../cache.js";
+import { jsonDigest, type Cache } from "../cache.js";
 import { rel, type BuildConfig } from "../config.js";
 import type { Diagnostic } from "../diagnostics.js";
 import type { ServerIR, ToolIR } from "../ir.js";
@@ -66,7 +65,7 @@ export async function emit(
 
   /** `render`, kept in the cache by a digest of the whole view (the template is mcpgen's code: see `keepKey`). */
   const renderKept = (name: string, view: object): string => {
-    const key = keepKey?.(createHash("sha256").update(name).update("\0").update(JSON.stringify(view)).digest("hex"));
+    const key = keepKey?.(jsonDigest([name, view]));
     const kept = key === undefined ? undefined : cache.get(key);
     if (kept !== undefined) return kept;
     const out = render(name, view);
@@ -86,7 +85,7 @@ export async function emit(
   for (const request of shared.modules) {
     const exports = Object.keys(request.exports).map((name) => ({ name, doc: `${name.endsWith("$defaults") ? "with its defaults applied, " : ""}the definition ${request.exports[name]!.name} of ${request.file}` }));
     const key = sharedKey(request);
-    const filesKey = createHash("sha256").update(JSON.stringify([key, header([request.file]), exports])).digest("hex");
+    const filesKey = jsonDigest([key, header([request.file]), exports]);
     const { base } = request;
     for (const file of [`${base}.gen.js`, `${base}.gen.d.ts`]) keys.set(file, filesKey);
     if (previous.get(`${base}.gen.js`) === filesKey && previous.get(`${base}.gen.d.ts`) === filesKey) {
@@ -126,7 +125,7 @@ export async function emit(
     if (tool.outputType) exports.push({ name: "output", doc: `the structured output of tool ${tool.name}` });
     const base = `validators/${tool.name}`;
     const key = moduleKeyOf(made.request, calls);
-    const filesKey = createHash("sha256").update(JSON.stringify([key, header(tool.sources), exports])).digest("hex");
+    const filesKey = jsonDigest([key, header(tool.sources), exports]);
     for (const file of [`${base}.gen.js`, `${base}.gen.d.ts`]) keys.set(file, filesKey);
     if (previous.get(`${base}.gen.js`) === filesKey && previous.get(`${base}.gen.d.ts`) === filesKey) {
       untouched.add(`${base}.gen.js`).add(`${base}.gen.d.ts`);

@@ -3,12 +3,11 @@
  * template (variables) and per prompt (arguments). ajv still prints `require("…")` for its runtime helpers
  * in ESM mode (ajv issues #2209, #1976); those become imports. Also checks tools' `examples`.
  */
-import { createHash } from "node:crypto";
 import standaloneModule from "ajv/dist/standalone/index.js";
 import type { Ajv, ValidateFunction } from "ajv";
 import type { Dialect } from "../ajv.js";
 import { ajvDiagnostics, CALL_KEYWORD, createAjv, KNOWN_FORMATS, REGEXP_MODULE, withCallTargets } from "../ajv.js";
-import { cacheKey, type Cache } from "../cache.js";
+import { cacheKey, jsonDigest, type Cache } from "../cache.js";
 import { pointerGet, pointerJoin, type Diagnostic } from "../diagnostics.js";
 import type { ToolIR } from "../ir.js";
 import { copyJson, walkSchema, type SchemaNode } from "../schema-walk.js";
@@ -94,7 +93,7 @@ let uncalledPrefix: string | undefined;
 /** What a module is made from, its calls left out, as a digest. */
 export function requestDigest(request: Request): string {
   const { dialect, coerce = false, defaults = "", schemas, examples = [] } = request;
-  return createHash("sha256").update(JSON.stringify([dialect, coerce, defaults, schemas, examples])).digest("hex");
+  return jsonDigest([dialect, coerce, defaults, schemas, examples]);
 }
 
 /**
