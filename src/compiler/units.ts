@@ -109,7 +109,9 @@ export class TypeUnits {
       for (const u of this.#units.values()) {
         if (!u.shape || !u.key.startsWith("tool:")) continue;
         const tool = u.key.slice("tool:".length, u.key.indexOf(":", "tool:".length));
-        this.#byTool.set(tool, [...(this.#byTool.get(tool) ?? []), u]);
+        const list = this.#byTool.get(tool);
+        if (list) list.push(u);
+        else this.#byTool.set(tool, [u]);
       }
     }
     const own = this.#byTool.get(name) ?? [];
