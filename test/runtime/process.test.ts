@@ -3,8 +3,8 @@
  * process lifecycle. Every stdout line is checked against the spec schema.
  */
 import { spawnSync } from "node:child_process";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { parseArgs } from "../../packages/runtime/src/index.js";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { parseArgs, tuneHeap } from "../../packages/runtime/src/index.js";
 import { ENVELOPE } from "../helpers/wait.js";
 import { assertRuntimeBuilt, EXAMPLE_SERVER, FIXTURE_SERVER, RawServer } from "./helpers/e2e.js";
 
@@ -136,5 +136,29 @@ describe("process lifecycle", () => {
     expect(await server.exited).toEqual({ code: 0, signal: null });
     expect(Date.now() - started).toBeLessThan(3_000);
     expect(server.rest()).toEqual([]);
+  });
+});
+
+describe("the heap sizing main() sets", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("keeps the young generation small until the heap is large, and again once it is small", () => {
+    vi.useFakeTimers({ toFake: ["setInterval"] });
+    const MiB = 2 ** 20;
+    let used = 10 * MiB;
+    const flags: string[] = [];
+    tuneHeap({ setFlagsFromString: (flag: string) => flags.push(flag), getHeapStatistics: () => ({ used_heap_size: used }) } as unknown as typeof import("node:v8"));
+    expect(flags).toEqual(["--heap-growing-percent=50", "--semi-space-growth-factor=1"]);
+    const after = (heap: number): string[] => {
+      used = heap * MiB;
+      flags.length = 0;
+      vi.advanceTimersByTime(1000);
+      return [...flags];
+    };
+    expect(after(63)).toEqual([]);
+    expect(after(64)).toEqual(["--semi-space-growth-factor=2"]);
+    expect(after(40)).toEqual([]); // between the two bounds: no back and forth
+    expect(after(31)).toEqual(["--semi-space-growth-factor=1"]);
+    expect(after(50)).toEqual([]);
   });
 });

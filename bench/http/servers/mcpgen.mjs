@@ -5,14 +5,14 @@
  */
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { setFlagsFromString } from "node:v8";
+import v8 from "node:v8";
 import { createServer, serve } from "@mcpgen/runtime";
+import { tuneHeap } from "@mcpgen/runtime/main";
 import { flag, ready } from "./common.mjs";
 
-// What the shipped entry (`server.gen.js --http`, through the runtime's main()) sets, so that this peer runs
+// What the shipped entry (`server.gen.js --http`, through the runtime's main()) does, so that this peer runs
 // with the same V8 heap sizing as the server users start.
-setFlagsFromString("--semi-space-growth-factor=1");
-setFlagsFromString("--heap-growing-percent=50");
+tuneHeap(v8);
 
 const entry = process.argv[2];
 const { registry } = await import(pathToFileURL(path.join(path.dirname(entry), "registry.gen.js")).href);

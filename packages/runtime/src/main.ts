@@ -182,27 +182,45 @@ export async function main(registry: Registry, argv: readonly string[] = process
   process.exit(0);
 }
 
+function tuneHeapSoon(): void {
+  const timer = setTimeout(() => void import("node:v8").then(tuneHeap), HEAP_TUNING_DELAY_MS);
+  timer.unref();
+}
+/** Long enough for a client's first requests (initialize, the lists) to be answered first. */
+const HEAP_TUNING_DELAY_MS = 50;
+
 /**
- * The V8 heap sizing of a server process (main() is its entry point, so the process is the server's own),
- * set once start-up is over: loading node:v8 takes about 2 ms, which the first requests need not wait for.
+ * The V8 heap sizing of a server process (main() sets it once start-up is over: loading node:v8 takes about
+ * 2 ms, which the first requests need not wait for). Exported for a custom entry point (and the benchmarks'
+ * servers) that wants the same: call it with `node:v8`. It is for a process that is the server's own.
  * - Under many requests in flight V8 grows its young generation to 32 MiB for short-lived objects that a
  *   server frees within microseconds; keeping it at its initial size holds peak RSS down at no measured
  *   cost in throughput (BENCHMARKS.md).
  * - The state of calls in flight that survives a scavenge lands in the old generation, which V8 then lets
  *   grow to several times what is live before collecting it: growing it by half what is live instead holds
  *   peak RSS under pipelined load at 60 instead of 66 MiB, again at no measured cost in throughput.
+ * - A large old generation (thousands of sessions, a handler's caches) turns the first trade around: every
+ *   scavenge walks the list of old-generation pages, and what each one promotes brings the next full
+ *   collection of that large heap nearer, so a small young generation costs throughput in proportion to the
+ *   old one. While the heap holds more than `LARGE_HEAP` bytes the young generation may grow as V8 likes
+ *   (10,000 sessions: about 40 MiB more RSS, and the throughput of a server without sessions).
  */
-function tuneHeapSoon(): void {
-  const timer = setTimeout(() => {
-    void import("node:v8").then(({ setFlagsFromString }) => {
-      setFlagsFromString("--semi-space-growth-factor=1");
-      setFlagsFromString("--heap-growing-percent=50");
-    });
-  }, HEAP_TUNING_DELAY_MS);
-  timer.unref();
+export function tuneHeap({ setFlagsFromString, getHeapStatistics }: typeof import("node:v8")): void {
+  setFlagsFromString("--heap-growing-percent=50");
+  let large: boolean | undefined;
+  const size = (): void => {
+    const used = getHeapStatistics().used_heap_size;
+    const now = used >= (large ? LARGE_HEAP / 2 : LARGE_HEAP);
+    if (now === large) return;
+    large = now;
+    setFlagsFromString(`--semi-space-growth-factor=${now ? 2 : 1}`);
+  };
+  size();
+  setInterval(size, HEAP_CHECK_MS).unref();
 }
-/** Long enough for a client's first requests (initialize, the lists) to be answered first. */
-const HEAP_TUNING_DELAY_MS = 50;
+/** Over this much heap in use the young generation may grow (and stays small again under half of it). */
+const LARGE_HEAP = 64 * 2 ** 20;
+const HEAP_CHECK_MS = 1000;
 
 /** What instances share through Redis. Loaded only when a Redis URL is configured. */
 interface Shared {
