@@ -416,6 +416,32 @@ describe("tools/call", () => {
     expect(await h.call("hidden_tool")).toEqual({ content: [{ type: "text", text: "you found me" }] });
   });
 
+  it("answers at once when the handler does, and through a promise when it awaits", async () => {
+    const echo = registry.tools.find((tool) => tool.name === "echo") as Registry["tools"][number];
+    const handlers = {
+      sync: ({ text }: { text: string }) => `now: ${text}`,
+      async: async ({ text }: { text: string }) => `later: ${text}`,
+      throws: () => {
+        throw new ToolError("no");
+      },
+    };
+    const tools = Object.entries(handlers).map(([name, handler]) => ({ ...echo, name, wire: { ...((typeof echo.wire === "string" ? JSON.parse(echo.wire) : echo.wire) as object), name }, handler: () => Promise.resolve({ default: handler }) }));
+    const h = new Harness({ registry: { ...registry, tools } as unknown as Registry });
+    await h.initialize();
+    const call = (name: string) => h.conn.handle({ jsonrpc: "2.0", id: h.id(), method: "tools/call", params: { name, arguments: { text: "hi" } } });
+    for (const name of Object.keys(handlers)) await call(name); // each handler module loads on its first call
+    const sync = call("sync");
+    expect(typeof sync).toBe("string");
+    expect(JSON.parse(sync as string).result).toEqual({ content: [{ type: "text", text: "now: hi" }] });
+    expect(JSON.parse(call("throws") as string).result).toEqual({ content: [{ type: "text", text: "no" }], isError: true });
+    const later = call("async");
+    expect(later).toBeInstanceOf(Promise);
+    expect(JSON.parse((await later) as string).result).toEqual({ content: [{ type: "text", text: "later: hi" }] });
+    // The id of an answered call is free again at once.
+    expect(JSON.parse(h.conn.handle({ jsonrpc: "2.0", id: 99, method: "tools/call", params: { name: "sync", arguments: { text: "a" } } }) as string).id).toBe(99);
+    expect(JSON.parse(h.conn.handle({ jsonrpc: "2.0", id: 99, method: "tools/call", params: { name: "sync", arguments: { text: "b" } } }) as string).result.content[0].text).toBe("now: b");
+  });
+
   it("never lets invalid output through as structuredContent", async () => {
     const h = new Harness();
     await h.initialize();

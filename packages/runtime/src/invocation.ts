@@ -190,41 +190,112 @@ export abstract class Invocation implements ToolContext, Cancellable {
       this.cancelled = true;
       this.cancelReason = reason;
       this.controller?.abort(reason);
-      this.settle?.(CANCELLED);
       this.stopInput(reason, true);
       this.conn.release(this);
+      this.settle?.(CANCELLED);
     }
     return this.running;
   }
 
-  /** Runs the pipeline; resolves to the serialized response, or `undefined` when cancelled. */
-  async run(): Promise<string | undefined> {
+  /**
+   * Runs the pipeline: the serialized response, or `undefined` when cancelled. Given at once when nothing on
+   * the way waits (a synchronous handler), else as a promise; no async function on the common path, which
+   * most calls take (prepared at once, an async handler).
+   */
+  run(): string | undefined | Promise<string | undefined> {
     try {
-      let early = this.prepare();
-      if (early !== undefined && typeof early !== "string") early = await early;
-      if (this.cancelled) return undefined;
-      if (early !== undefined) return early;
-      if (this.params !== undefined && (this.params.requestState !== undefined || this.params.inputResponses !== undefined)) {
+      const early = this.prepare();
+      if (early !== undefined) return typeof early === "string" ? this.end(early) : this.runAfter(early);
+      if (this.opensInput) return this.runAfter(undefined);
+    } catch (error) {
+      return this.end(this.failure(error));
+    }
+    return this.call();
+  }
+
+  /** The slower start: a load to wait for, or (2026 era) the answers of earlier rounds to open first. */
+  private async runAfter(prepared: Promise<string | undefined> | undefined): Promise<string | undefined> {
+    try {
+      const early = await prepared;
+      if (this.cancelled) return this.end(undefined);
+      if (early !== undefined) return this.end(early);
+      if (this.opensInput) {
         const problem = await this.openInput();
-        if (problem !== undefined) return this.error("invalidParams", `Invalid params: ${problem}`);
-        if (this.cancelled) return undefined;
+        if (problem !== undefined) return this.end(this.error("invalidParams", `Invalid params: ${problem}`));
+        if (this.cancelled) return this.end(undefined);
       }
+    } catch (error) {
+      return this.end(this.failure(error));
+    }
+    return this.call();
+  }
+
+  /**
+   * Calls the handler. Its promise is raced against cancellation and (2026 era) against a round of input
+   * requests: a handler ignoring its signal, or waiting for an answer, cannot wedge the request.
+   */
+  private call(): string | undefined | Promise<string | undefined> {
+    let value: unknown;
+    try {
       this.taskRun?.started();
-      const outcome = await this.race(this.invoke());
-      if (outcome === CANCELLED) return undefined;
-      if (outcome === INPUT_REQUIRED) return await this.inputRequired();
+      value = this.invoke();
+    } catch (error) {
+      return this.end(this.failure(error));
+    }
+    if (!isThenable(value)) return this.end(this.success(value));
+    this.running = value;
+    return new Promise((resolve, reject) => {
+      const settle = (outcome: unknown, failed: boolean): void => {
+        if (this.settle === undefined) return;
+        this.settle = undefined;
+        try {
+          if (failed) resolve(this.end(this.failure(outcome)));
+          else if (outcome === INPUT_REQUIRED) {
+            resolve(this.inputRequired().then((response) => this.end(response), (error: unknown) => this.end(this.failure(error))));
+          } else resolve(this.end(outcome === CANCELLED ? undefined : this.success(outcome)));
+        } catch (error) {
+          reject(error); // as an async function would: the connection answers it as a crash
+        }
+      };
+      this.settle = (outcome) => settle(outcome, false);
+      try {
+        value.then((outcome) => settle(outcome, false), (error: unknown) => settle(error, true));
+      } catch (error) {
+        settle(error, true);
+      }
+    });
+  }
+
+  /** 2026 era: the request carries answers of earlier rounds (or a malformed attempt at them) to open. */
+  private get opensInput(): boolean {
+    const params = this.params;
+    return params !== undefined && (params.requestState !== undefined || params.inputResponses !== undefined);
+  }
+
+  /** The response to what the handler returned; a result that cannot be serialized is a failure. */
+  private success(outcome: unknown): string | undefined {
+    try {
       return this.succeed(outcome);
     } catch (error) {
-      if (this.cancelled) return undefined;
-      if (this.modern && error instanceof ClientRequestError && error.code === -32021) {
-        return this.error("missingRequiredClientCapability", error.message, error.data);
-      }
-      return this.fail(error);
-    } finally {
-      this.done = true;
-      if (this.round || this.usedOutgoing) this.stopInput(new ClientRequestError("The request has ended"), false);
-      this.conn.release(this);
+      return this.failure(error);
     }
+  }
+
+  /** The response to what the handler (or the load) threw; nothing once the request is cancelled. */
+  private failure(error: unknown): string | undefined {
+    if (this.cancelled) return undefined;
+    if (this.modern && error instanceof ClientRequestError && error.code === -32021) {
+      return this.error("missingRequiredClientCapability", error.message, error.data);
+    }
+    return this.fail(error);
+  }
+
+  /** The request is over: asks still open fail, and its id may be used again. Passes `response` on. */
+  private end(response: string | undefined): string | undefined {
+    this.done = true;
+    if (this.round || this.usedOutgoing) this.stopInput(new ClientRequestError("The request has ended"), false);
+    this.conn.release(this);
+    return response;
   }
 
   /** The error response to this request (its kind told to the sink: it may be built after an `await`). */
@@ -339,16 +410,6 @@ export abstract class Invocation implements ToolContext, Cancellable {
 
   private get live(): boolean {
     return !this.done && !this.cancelled;
-  }
-
-  /** Waits for the handler unless the request is cancelled first; a handler ignoring its signal cannot wedge us. */
-  private race(value: unknown): unknown {
-    if (!isThenable(value)) return value;
-    this.running = value;
-    return new Promise((resolve, reject) => {
-      this.settle = resolve;
-      value.then(resolve, reject);
-    });
   }
 
   private notify(method: string, params: Record<string, unknown>, id?: string): Promise<void> {
