@@ -93,12 +93,11 @@ export class Connection implements MethodHost {
     // The message boundary: whatever a message does to the runtime costs that message one error response,
     // never the connection (a stdio process, every session of an HTTP server). Every error response built on
     // the way is reported to the sink by its kind (HTTP takes its status from that).
-    const fail = (error: unknown) => crashed(sink, error, message);
     try {
       const reply = this.#dispatch(message, sink);
-      return typeof reply === "object" ? reply.catch(fail) : reply;
+      return typeof reply === "object" ? reply.catch((error: unknown) => crashed(sink, error, message)) : reply;
     } catch (error) {
-      return fail(error);
+      return crashed(sink, error, message);
     }
   }
 
