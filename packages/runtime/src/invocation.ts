@@ -190,9 +190,9 @@ export abstract class Invocation implements ToolContext, Cancellable {
       this.cancelled = true;
       this.cancelReason = reason;
       this.controller?.abort(reason);
+      this.settle?.(CANCELLED);
       this.stopInput(reason, true);
       this.conn.release(this);
-      this.settle?.(CANCELLED);
     }
     return this.running;
   }
@@ -243,26 +243,26 @@ export abstract class Invocation implements ToolContext, Cancellable {
       return this.end(this.failure(error));
     }
     if (!isThenable(value)) return this.end(this.success(value));
+    return this.race(value).then(
+      (outcome) => {
+        if (outcome === CANCELLED) return this.end(undefined);
+        if (outcome === INPUT_REQUIRED) return this.inputRequired().then((response) => this.end(response), (error: unknown) => this.end(this.failure(error)));
+        return this.end(this.success(outcome));
+      },
+      (error: unknown) => this.end(this.failure(error)),
+    );
+  }
+
+  /**
+   * The handler's outcome, or what settles first: a cancellation, a round of input requests. The promise's own
+   * resolve functions wait on the handler: with closures of ours there instead, whole requests were promoted
+   * to the old generation while the code warmed up (peak RSS +6 MiB with one HTTP connection).
+   */
+  private race(value: PromiseLike<unknown>): Promise<unknown> {
     this.running = value;
     return new Promise((resolve, reject) => {
-      const settle = (outcome: unknown, failed: boolean): void => {
-        if (this.settle === undefined) return;
-        this.settle = undefined;
-        try {
-          if (failed) resolve(this.end(this.failure(outcome)));
-          else if (outcome === INPUT_REQUIRED) {
-            resolve(this.inputRequired().then((response) => this.end(response), (error: unknown) => this.end(this.failure(error))));
-          } else resolve(this.end(outcome === CANCELLED ? undefined : this.success(outcome)));
-        } catch (error) {
-          reject(error); // as an async function would: the connection answers it as a crash
-        }
-      };
-      this.settle = (outcome) => settle(outcome, false);
-      try {
-        value.then((outcome) => settle(outcome, false), (error: unknown) => settle(error, true));
-      } catch (error) {
-        settle(error, true);
-      }
+      this.settle = resolve;
+      value.then(resolve, reject);
     });
   }
 
