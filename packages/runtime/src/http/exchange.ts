@@ -11,7 +11,7 @@ import type { AuthInfo } from "../handler.js";
 import type { RequestId } from "../protocol.js";
 import type { ResolvedHttpOptions } from "./options.js";
 import { json, reject, stream as streamOutput, type Answer, type HttpOutput } from "./output.js";
-import type { HttpSession, SessionExchange } from "./sessions.js";
+import type { HttpSession, Running, SessionExchange } from "./sessions.js";
 import { SseStream } from "./sse.js";
 
 /** What an exchange uses of its transport. */
@@ -42,6 +42,9 @@ export class Exchange implements Sink, SessionExchange {
   private left = false;
   /** The kind of error the core answered with, if it did (the status of a 2026-era JSON answer). */
   private failure: ErrorKind | undefined;
+  /** Links of the list of running exchanges this one is on (its session's, or the transport's). */
+  prevRunning: Running | undefined = undefined;
+  nextRunning: Running | undefined = undefined;
 
   constructor(
     private readonly transport: ExchangeHost,

@@ -7,8 +7,54 @@ import type { Connection } from "../connection.js";
 import type { SessionRecord } from "../state/sessions.js";
 import type { SseStream } from "./sse.js";
 
+/** A member of a `RunningList`: the list's links, kept on the member. */
+export interface Running {
+  prevRunning: Running | undefined;
+  nextRunning: Running | undefined;
+}
+
+/**
+ * Requests still running (a session's, or the transport's outside sessions), linked through the requests
+ * themselves: adding and removing one allocates nothing. A `Set` that fills and empties with every request
+ * reallocates its table each time, in the old generation once its table lives there (garbage for the next
+ * full collection at every request). A member is on one list at a time.
+ */
+export class RunningList<T extends Running> implements Iterable<T> {
+  #first: T | undefined = undefined;
+
+  add(member: T): void {
+    member.prevRunning = undefined;
+    member.nextRunning = this.#first;
+    if (this.#first) this.#first.prevRunning = member;
+    this.#first = member;
+  }
+
+  /** Removes `member` if it is on the list. */
+  delete(member: T): void {
+    const { prevRunning: prev, nextRunning: next } = member;
+    if (prev) prev.nextRunning = next;
+    else if (this.#first === member) this.#first = next as T | undefined;
+    else return;
+    if (next) next.prevRunning = prev;
+    member.prevRunning = member.nextRunning = undefined;
+  }
+
+  clear(): void {
+    this.#first = undefined;
+  }
+
+  /** Each member; the one just given may leave the list meanwhile. */
+  *[Symbol.iterator](): Iterator<T> {
+    for (let member = this.#first; member !== undefined; ) {
+      const next = member.nextRunning as T | undefined;
+      yield member;
+      member = next;
+    }
+  }
+}
+
 /** What a session needs of the POST exchanges that run in it. */
-export interface SessionExchange {
+export interface SessionExchange extends Running {
   /** The client still waits for this answer. */
   readonly attended: boolean;
   /** The sequence of the last event sent on this exchange's stream. */
@@ -62,7 +108,7 @@ export interface HttpSession {
   /** POST streams whose requests are still running, by stream id (for `Last-Event-ID` reattachment). */
   readonly exchanges: Map<string, SessionExchange>;
   /** Every request of the session still running (a session whose clients all left can expire). */
-  readonly running: Set<SessionExchange>;
+  readonly running: RunningList<SessionExchange>;
   nextStream: number;
   closed: boolean;
   /** Settles once this copy hears its session's bus channel (shared sessions only). */
@@ -105,7 +151,7 @@ export class SessionTable {
       lastAppend: Promise.resolve(),
       standaloneResumable: false,
       exchanges: new Map(),
-      running: new Set(),
+      running: new RunningList(),
       nextStream: 1,
       closed: false,
       attached: Promise.resolve(),

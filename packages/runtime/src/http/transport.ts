@@ -24,7 +24,7 @@ import { modernHeaderProblem, paramHeaders, versionClaim, versionClaimProblem, t
 import { AuthError, type Authenticate, type AuthRequest, type ResolvedHttpOptions } from "./options.js";
 import { accepted, json, reject, withHeaders, type Answer, type HttpOutput } from "./output.js";
 import { accepts, challenge, corsHeaders, hostAllowed, mediaType, originAllowed, preflightHeaders } from "./security.js";
-import { SessionTable, type HttpSession } from "./sessions.js";
+import { RunningList, SessionTable, type HttpSession } from "./sessions.js";
 import { isOpen, Standalone } from "./standalone.js";
 import type { Bus } from "../state/bus.js";
 import { SESSION_CLOSED, type SessionRecord, type SessionStore } from "../state/sessions.js";
@@ -101,9 +101,9 @@ export class HttpTransport implements ExchangeHost {
   readonly #sessions: SessionTable;
   readonly #standalone: Standalone;
   /** 2026-era `subscriptions/listen` requests in progress (each holds an SSE stream). */
-  readonly #listens = new Set<Exchange>();
+  readonly #listens = new RunningList<Exchange>();
   /** POST exchanges running outside a session (a session holds its own: closing it ends them). */
-  readonly #running = new Set<Exchange>();
+  readonly #running = new RunningList<Exchange>();
   /** POST exchanges running, in sessions or not. */
   #exchanges = 0;
   readonly #hosts: BoundedCache<string | undefined, boolean>;
@@ -210,9 +210,9 @@ export class HttpTransport implements ExchangeHost {
       this.#exchanges += running ? 1 : -1;
       if (exchange.session) return;
     }
-    const set = exchange.listen ? this.#listens : this.#running;
-    if (running) set.add(exchange);
-    else set.delete(exchange);
+    const list = exchange.listen ? this.#listens : this.#running;
+    if (running) list.add(exchange);
+    else list.delete(exchange);
   }
 
   openedStream(session: HttpSession, exchange: Exchange): string {
