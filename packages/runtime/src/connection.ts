@@ -5,6 +5,7 @@
  *   message ─▶ shape check ─▶ era: 2026 `_meta` envelope │ 2025 session │ pre-`initialize` ─▶ method table
  *           ─▶ serialized response (or none: notifications, cancelled requests)
  */
+import { CallTable } from "./calls.js";
 import type { Cancellable, LegacySession, Reply, RequestContext, Sink } from "./context.js";
 import type { Core } from "./core.js";
 import { isLegacy, isModern, LATEST_LEGACY_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type Era } from "./era.js";
@@ -48,11 +49,9 @@ export class Connection implements MethodHost {
   #session: LegacySession | undefined;
   #logThreshold: number = LOG_LEVEL_RANK.info;
   /** Handler-backed requests in progress, by id, for `notifications/cancelled`. */
-  #inFlight = new Map<RequestId, Cancellable>();
+  readonly #inFlight = new CallTable<Cancellable>();
   /** 2026 era: open `subscriptions/listen` requests, by id (they do not keep the connection busy). */
   readonly #listens = new Map<RequestId, { listener: Listener; end: (response: string | undefined) => void }>();
-  /** Registrations since `#inFlight` was last replaced (see `#track`). */
-  #registrations = 0;
   #closed = false;
   readonly ephemeral: boolean;
   readonly sessionId: string | undefined;
@@ -133,7 +132,7 @@ export class Connection implements MethodHost {
     }
     this.#listens.clear();
     const running: PromiseLike<unknown>[] = [];
-    for (const call of [...this.#inFlight.values()]) {
+    for (const call of this.#inFlight.values()) {
       const handler = call.cancel("The connection is closing");
       if (handler) running.push(handler);
     }
@@ -158,8 +157,7 @@ export class Connection implements MethodHost {
 
   /** Forgets a finished or cancelled call (its id may be reused at once). */
   release(call: Cancellable): void {
-    if (this.#inFlight.get(call.requestId) !== call) return;
-    this.#inFlight.delete(call.requestId);
+    this.#inFlight.delete(call);
   }
 
   setLogThreshold(rank: number): void {
@@ -171,7 +169,7 @@ export class Connection implements MethodHost {
     if (this.#inFlight.has(ctx.id)) return idInUse(ctx);
     const started = invocation();
     if (typeof started === "string") return refuse(ctx.sink, ctx.id, "invalidParams", started);
-    this.#track(ctx.id, started);
+    this.#inFlight.add(started);
     return started.run();
   }
 
@@ -287,24 +285,6 @@ export class Connection implements MethodHost {
     };
     if (!this.ephemeral) this.services.subscriptions.addSession(this);
     return resultResponse(id, this.services.results.initialize(version));
-  }
-
-  /**
-   * Registers a call in progress. Every 1,024 registrations the map is replaced by a copy of its live
-   * entries: a long-lived map that keeps deleting rehashes its table in V8's old generation, and those dead
-   * tables keep finished calls reachable through young-generation GCs until a full GC (under pipelined load,
-   * about a third of the CPU per call went to that; see BENCHMARKS.md).
-   */
-  #track(id: RequestId, call: Cancellable): void {
-    if (++this.#registrations >= 1024) {
-      this.#registrations = 0;
-      const replaced = this.#inFlight;
-      this.#inFlight = new Map(replaced);
-      // Emptied too: by now it may sit in the old generation, where the calls it still listed (its live
-      // entries, released later from the copy) would stay reachable until a full GC and get promoted.
-      replaced.clear();
-    }
-    this.#inFlight.set(id, call);
   }
 
   #notification(method: string, params: unknown): void {

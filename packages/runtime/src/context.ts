@@ -3,6 +3,7 @@
  * and gets back (`Reply`), and the one request context every handler-backed request is built from. Nothing
  * here imports the connection or the server, so the parts below them depend on this and on nothing above.
  */
+import type { TableMember } from "./calls.js";
 import type { Era } from "./era.js";
 import type { AuthInfo, ListKind } from "./handler.js";
 import type { ErrorKind } from "./errors.js";
@@ -43,8 +44,11 @@ export interface LegacySession {
   initialized: boolean;
 }
 
-/** A request in progress that `notifications/cancelled` (or a closing connection) can stop. */
-export interface Cancellable {
+/**
+ * A request in progress that `notifications/cancelled` (or a closing connection) can stop; its connection's
+ * `CallTable` links it to the next call of its bucket.
+ */
+export interface Cancellable extends TableMember {
   readonly requestId: RequestId;
   /** Stops the request; returns the handler's promise, if one runs, for a shutdown grace period. */
   cancel(reason: unknown): PromiseLike<unknown> | undefined;

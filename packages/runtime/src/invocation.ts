@@ -73,6 +73,7 @@ export abstract class Invocation implements ToolContext, Cancellable {
   declare running: PromiseLike<unknown> | undefined;
   /** Set when this call may run as a task (tasks/run.ts): asks for input may go through the task. */
   declare taskRun: TaskHooks | undefined;
+  declare nextInTable: Cancellable | undefined;
 
   constructor(ctx: RequestContext) {
     const modern = ctx.era === "modern";
@@ -100,6 +101,7 @@ export abstract class Invocation implements ToolContext, Cancellable {
     this.usedOutgoing = false;
     this.running = undefined;
     this.taskRun = undefined;
+    this.nextInTable = undefined;
   }
 
   // ── the pipeline, per kind of request ──
