@@ -119,8 +119,8 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSes
   };
 
   const onLine = (line: string): void => {
-    if (line.endsWith("\r")) line = line.slice(0, -1);
-    if (line.trim() === "") return;
+    if (line.charCodeAt(line.length - 1) === 0x0d /* \r */) line = line.slice(0, -1);
+    if (line.length === 0 || (line.charCodeAt(0) <= 0x20 && line.trim() === "")) return; // blank
     let message: unknown;
     try {
       message = parseMessage(line);
