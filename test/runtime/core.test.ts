@@ -6,6 +6,7 @@
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createServer, ERROR_TABLE, resolveServerOptions, structured, ToolError, type Registry } from "../../packages/runtime/src/index.js";
+import { ToolCall } from "../../packages/runtime/src/call.js";
 import { describeValidationErrors } from "../../packages/runtime/src/validation.js";
 import { loads, registry } from "./helpers/fixtures.js";
 import { until } from "../helpers/wait.js";
@@ -440,6 +441,36 @@ describe("tools/call", () => {
     // The id of an answered call is free again at once.
     expect(JSON.parse(h.conn.handle({ jsonrpc: "2.0", id: 99, method: "tools/call", params: { name: "sync", arguments: { text: "a" } } }) as string).id).toBe(99);
     expect(JSON.parse(h.conn.handle({ jsonrpc: "2.0", id: 99, method: "tools/call", params: { name: "sync", arguments: { text: "b" } } }) as string).result.content[0].text).toBe("now: b");
+  });
+
+  it("answers -32603 with the call's id when the runtime fails after an awaited handler, and frees the id", async () => {
+    const echo = registry.tools.find((tool) => tool.name === "echo") as Registry["tools"][number];
+    const handler = async ({ text }: { text: string }) => {
+      await Promise.resolve();
+      throw new Error(text);
+    };
+    const tools = [{ ...echo, name: "rejects", wire: { ...((typeof echo.wire === "string" ? JSON.parse(echo.wire) : echo.wire) as object), name: "rejects" }, handler: () => Promise.resolve({ default: handler }) }];
+    const h = new Harness({ registry: { ...registry, tools } as unknown as Registry });
+    await h.initialize();
+    const call = (id: number) => h.conn.handle({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "rejects", arguments: { text: "boom" } } });
+    expect(JSON.parse((await call(1)) as string).result.isError).toBe(true); // loads the handler
+    // A bug on the way to the response, simulated: answering a failed handler throws.
+    const fail = Object.getOwnPropertyDescriptor(ToolCall.prototype, "fail") as PropertyDescriptor;
+    Object.defineProperty(ToolCall.prototype, "fail", { ...fail, value: () => { throw new TypeError("a bug"); } });
+    const original = console.error;
+    const logged: unknown[][] = [];
+    console.error = (...args: unknown[]) => void logged.push(args);
+    try {
+      const reply = call(2);
+      expect(reply).toBeInstanceOf(Promise);
+      expect(await reply).toBe('{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"Internal error"}}');
+    } finally {
+      Object.defineProperty(ToolCall.prototype, "fail", fail);
+      console.error = original;
+    }
+    expect(logged).toEqual([["[mcpgen] internal error:", new TypeError("a bug")]]);
+    // The id is free again, and the connection goes on answering.
+    expect(JSON.parse((await call(2)) as string).result).toEqual({ content: [{ type: "text", text: 'Tool "rejects" failed with an internal error (Error); the details were logged on the server.' }], isError: true });
   });
 
   it("never lets invalid output through as structuredContent", async () => {

@@ -50,6 +50,8 @@ export class Connection implements MethodHost {
   #logThreshold: number = LOG_LEVEL_RANK.info;
   /** Handler-backed requests in progress, by id, for `notifications/cancelled`. */
   readonly #inFlight = new CallTable<Cancellable>();
+  /** The promise `start` last returned: an invocation's, which never rejects (see `handle`). */
+  #unfailing: Promise<string | undefined> | undefined = undefined;
   /** 2026 era: open `subscriptions/listen` requests, by id (they do not keep the connection busy). */
   readonly #listens = new Map<RequestId, { listener: Listener; end: (response: string | undefined) => void }>();
   #closed = false;
@@ -91,10 +93,13 @@ export class Connection implements MethodHost {
   handle(message: unknown, sink: Sink = this.sink): Reply {
     // The message boundary: whatever a message does to the runtime costs that message one error response,
     // never the connection (a stdio process, every session of an HTTP server). Every error response built on
-    // the way is reported to the sink by its kind (HTTP takes its status from that).
+    // the way is reported to the sink by its kind (HTTP takes its status from that). A call's own promise
+    // answers its failures itself (Invocation.crashed) and is passed on as it is.
     try {
       const reply = this.#dispatch(message, sink);
-      return typeof reply === "object" ? reply.catch((error: unknown) => crashed(sink, error, message)) : reply;
+      const unfailing = this.#unfailing;
+      this.#unfailing = undefined;
+      return typeof reply !== "object" || reply === unfailing ? reply : reply.catch((error: unknown) => crashed(sink, error, message));
     } catch (error) {
       return crashed(sink, error, message);
     }
@@ -164,13 +169,15 @@ export class Connection implements MethodHost {
     this.#logThreshold = rank;
   }
 
-  start(ctx: RequestContext, invocation: () => Invocation | string): Reply {
+  start(ctx: RequestContext, invocation: Invocation | (() => Invocation | string)): Reply {
     if (this.#closed) return undefined;
     if (this.#inFlight.has(ctx.id)) return idInUse(ctx);
-    const started = invocation();
+    const started = typeof invocation === "function" ? invocation() : invocation;
     if (typeof started === "string") return refuse(ctx.sink, ctx.id, "invalidParams", started);
     this.#inFlight.add(started);
-    return started.run();
+    const reply = started.run();
+    if (typeof reply === "object") this.#unfailing = reply;
+    return reply;
   }
 
   /** Starts at once when the primitives runtime is loaded, else once it is. */

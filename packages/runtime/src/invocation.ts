@@ -201,8 +201,8 @@ export abstract class Invocation implements ToolContext, Cancellable {
 
   /**
    * Runs the pipeline: the serialized response, or `undefined` when cancelled. Given at once when nothing on
-   * the way waits (a synchronous handler), else as a promise; no async function on the common path, which
-   * most calls take (prepared at once, an async handler).
+   * the way waits (a synchronous handler), else as a promise that never rejects; no async function on the
+   * common path, which most calls take (prepared at once, an async handler).
    */
   run(): string | undefined | Promise<string | undefined> {
     try {
@@ -218,23 +218,28 @@ export abstract class Invocation implements ToolContext, Cancellable {
   /** The slower start: a load to wait for, or (2026 era) the answers of earlier rounds to open first. */
   private async runAfter(prepared: Promise<string | undefined> | undefined): Promise<string | undefined> {
     try {
-      const early = await prepared;
-      if (this.cancelled) return this.end(undefined);
-      if (early !== undefined) return this.end(early);
-      if (this.opensInput) {
-        const problem = await this.openInput();
-        if (problem !== undefined) return this.end(this.error("invalidParams", `Invalid params: ${problem}`));
+      try {
+        const early = await prepared;
         if (this.cancelled) return this.end(undefined);
+        if (early !== undefined) return this.end(early);
+        if (this.opensInput) {
+          const problem = await this.openInput();
+          if (problem !== undefined) return this.end(this.error("invalidParams", `Invalid params: ${problem}`));
+          if (this.cancelled) return this.end(undefined);
+        }
+      } catch (error) {
+        return this.end(this.failure(error));
       }
+      return await this.call();
     } catch (error) {
-      return this.end(this.failure(error));
+      return this.crashed(error);
     }
-    return this.call();
   }
 
   /**
    * Calls the handler. Its promise is raced against cancellation and (2026 era) against a round of input
-   * requests: a handler ignoring its signal, or waiting for an answer, cannot wedge the request.
+   * requests: a handler ignoring its signal, or waiting for an answer, cannot wedge the request. The promise
+   * returned never rejects (see `crashed`).
    */
   private call(): string | undefined | Promise<string | undefined> {
     let value: unknown;
@@ -247,12 +252,49 @@ export abstract class Invocation implements ToolContext, Cancellable {
     if (!isThenable(value)) return this.end(this.success(value));
     return this.race(value).then(
       (outcome) => {
-        if (outcome === CANCELLED) return this.end(undefined);
-        if (outcome === INPUT_REQUIRED) return this.inputRequired().then((response) => this.end(response), (error: unknown) => this.end(this.failure(error)));
-        return this.end(this.success(outcome));
+        try {
+          if (outcome === CANCELLED) return this.end(undefined);
+          if (outcome === INPUT_REQUIRED) return this.afterInput();
+          return this.end(this.success(outcome));
+        } catch (error) {
+          return this.crashed(error);
+        }
       },
-      (error: unknown) => this.end(this.failure(error)),
+      (error: unknown) => {
+        try {
+          return this.end(this.failure(error));
+        } catch (crash) {
+          return this.crashed(crash);
+        }
+      },
     );
+  }
+
+  /** 2026 era: the handler asked for input; the response is the round's `input_required` result. */
+  private async afterInput(): Promise<string | undefined> {
+    try {
+      let response: string | undefined;
+      try {
+        response = await this.inputRequired();
+      } catch (error) {
+        response = this.failure(error);
+      }
+      return this.end(response);
+    } catch (error) {
+      return this.crashed(error);
+    }
+  }
+
+  /**
+   * A failure of the runtime itself on the way to a waiting call's response: logged, answered -32603, and the
+   * id freed. So the promise `run` returns never rejects, and the connection need not wrap it (that cost a
+   * promise and a turn of the microtask queue per call).
+   */
+  private crashed(error: unknown): string | undefined {
+    console.error("[mcpgen] internal error:", error);
+    this.done = true;
+    this.conn.release(this);
+    return this.cancelled ? undefined : refuse(this.sink, this.requestId, "internalError");
   }
 
   /**

@@ -16,8 +16,11 @@ import type { SessionTarget } from "./subscriptions.js";
 /** What the table's handlers use of the connection a request arrived on. */
 export interface MethodHost extends Channel, SessionTarget {
   readonly services: Core;
-  /** Starts `invocation` as the request `ctx.id` (or says the id is taken); a string is a -32602 message. */
-  start(ctx: RequestContext, invocation: () => Invocation | string): Reply;
+  /**
+   * Starts `invocation` as the request `ctx.id` (or says the id is taken). A function makes it once the id is
+   * known to be free (for a start with effects of its own); a string it returns is a -32602 message.
+   */
+  start(ctx: RequestContext, invocation: Invocation | (() => Invocation | string)): Reply;
   /** The same, once the resources / prompts / completion runtime is loaded. */
   startPrimitive(ctx: RequestContext, invocation: (primitives: Primitives) => Invocation | string): Reply;
   /** 2026 era: `subscriptions/listen`, held open until cancelled or the connection closes. */
@@ -74,7 +77,7 @@ export const METHODS: ReadonlyMap<string, Method> = new Map<string, Method>([
         if (ctx.era === "legacy" && isObject(ctx.params?.task)) {
           return refuse(ctx.sink, ctx.id, "methodNotFound", `Tool "${clip(named.name)}" does not run as a task (its execution.taskSupport is "forbidden"): call it without params.task`);
         }
-        return host.start(ctx, () => new ToolCall(ctx, slot, named.args));
+        return host.start(ctx, new ToolCall(ctx, slot, named.args));
       },
     },
   ],

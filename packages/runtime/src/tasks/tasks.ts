@@ -28,7 +28,7 @@ export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 
 /** The connection a `tools/call` or `tasks/*` request came in on (the method table's host). */
 export interface TaskHost extends TaskChannel {
-  start(ctx: RequestContext, invocation: () => Invocation | string): Reply;
+  start(ctx: RequestContext, invocation: Invocation | (() => Invocation | string)): Reply;
 }
 
 export class Tasks implements TaskBook {
@@ -87,7 +87,7 @@ export class Tasks implements TaskBook {
         }
         return refuse(sink, id, "methodNotFound", `Tool "${clip(name)}" runs only as a task: call it with params.task`);
       }
-      return host.start(ctx, () => new ToolCall(ctx, slot, args));
+      return host.start(ctx, new ToolCall(ctx, slot, args));
     }
     const ttl = modern ? undefined : (params?.task as Record<string, unknown>).ttl;
     const respond = (record: TaskRecord): string =>
