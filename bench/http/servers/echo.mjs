@@ -8,9 +8,9 @@
  *       the `event: message\ndata: …\n\n` framing mcpgen's SSE responses have: the bare way to do what mcpgen does
  * --busy-us N   spins N µs of CPU per request before answering: how the limit moves when a server does a
  *               little more work per request (the `echo-busy` peer of bench/http/run.mjs)
- * --batch       writes the answers of one turn of the event loop together at its end (`setImmediate`) once
- *               a turn gives more than one, as mcpgen's node:http adapter does: the limit with the same
- *               write scheduling (the `echo-batched` peer)
+ * --batch       writes the answers of one burst of work together at its end (`setImmediate`) once a burst
+ *               gives more than one, as mcpgen's node:http adapter does: the limit with the same write
+ *               scheduling (the `echo-batched` peer)
  */
 import { createServer } from "node:http";
 import { flag, ready } from "./common.mjs";
@@ -18,12 +18,12 @@ import { flag, ready } from "./common.mjs";
 const sse = (flag("--mode") ?? "json") === "sse";
 const busyMs = Number(flag("--busy-us") ?? 0) / 1000;
 const batched = process.argv.includes("--batch");
-// --batch: mcpgen's rule (packages/runtime/src/http/node.ts, Turn): an answer alone in its turn is written at
-// once; from a turn's second answer on, answers wait for the turn's end, until a batch holds one.
+// --batch: mcpgen's rule (packages/runtime/src/http/node.ts, Turn): an answer is written at once when the
+// event loop has waited for I/O since the last one written at once (its idle time moved); from a burst's
+// second answer on, answers wait for the turn's end, until a batch holds one.
 let batching = false;
-let given = 0;
+let lastIdle = -1;
 let answers = [];
-const turnEnded = () => (given = 0);
 const writeAnswers = () => {
   const now = answers;
   answers = [];
@@ -55,9 +55,12 @@ const http = createServer((req, res) => {
       }
     };
     if (!batched) return write();
-    if (!batching && given++ === 0) {
-      setImmediate(turnEnded);
-      return write();
+    if (!batching) {
+      const idle = performance.nodeTiming.idleTime;
+      if (idle !== lastIdle) {
+        lastIdle = idle;
+        return write();
+      }
     }
     batching = true;
     answers.push(write);
