@@ -443,6 +443,30 @@ describe("tools/call", () => {
     expect(JSON.parse(h.conn.handle({ jsonrpc: "2.0", id: 99, method: "tools/call", params: { name: "sync", arguments: { text: "b" } } }) as string).result.content[0].text).toBe("now: b");
   });
 
+  it("answers a handler's thenable by what settles first, and one whose then() throws as a failing handler", async () => {
+    const echo = registry.tools.find((tool) => tool.name === "echo") as Registry["tools"][number];
+    const handlers = {
+      throwing: () => ({
+        then() {
+          throw new Error("no then");
+        },
+      }),
+      twice: () => ({
+        then(fulfil: (value: string) => void, reject: (error: unknown) => void) {
+          fulfil("first");
+          reject(new Error("second"));
+          fulfil("third");
+        },
+      }),
+    };
+    const tools = Object.entries(handlers).map(([name, handler]) => ({ ...echo, name, wire: { ...((typeof echo.wire === "string" ? JSON.parse(echo.wire) : echo.wire) as object), name }, handler: () => Promise.resolve({ default: handler }) }));
+    const h = new Harness({ registry: { ...registry, tools } as unknown as Registry });
+    await h.initialize();
+    expect(await h.call("throwing", { text: "x" })).toEqual({ content: [{ type: "text", text: 'Tool "throwing" failed with an internal error (Error); the details were logged on the server.' }], isError: true });
+    expect(h.errors).toHaveLength(1);
+    expect(await h.call("twice", { text: "x" })).toEqual({ content: [{ type: "text", text: "first" }] });
+  });
+
   it("answers -32603 with the call's id when the runtime fails after an awaited handler, and frees the id", async () => {
     const echo = registry.tools.find((tool) => tool.name === "echo") as Registry["tools"][number];
     const handler = async ({ text }: { text: string }) => {

@@ -63,6 +63,7 @@ export abstract class Invocation implements ToolContext, Cancellable {
   private declare readonly logThreshold: number | undefined;
   private declare lastProgress: number;
   private declare done: boolean;
+  /** Answers a waiting call with what settled first (see `call`). */
   private declare settle: ((outcome: unknown) => void) | undefined;
   /** 2026 era: answers of earlier rounds, from a verified `requestState`. */
   private declare sealed: SealedInput | undefined;
@@ -238,8 +239,8 @@ export abstract class Invocation implements ToolContext, Cancellable {
 
   /**
    * Calls the handler. Its promise is raced against cancellation and (2026 era) against a round of input
-   * requests: a handler ignoring its signal, or waiting for an answer, cannot wedge the request. The promise
-   * returned never rejects (see `crashed`).
+   * requests, which call `settle` too: a handler ignoring its signal, or waiting for an answer, cannot wedge
+   * the request; what settles first is answered. The promise returned never rejects (see `crashed`).
    */
   private call(): string | undefined | Promise<string | undefined> {
     let value: unknown;
@@ -250,24 +251,33 @@ export abstract class Invocation implements ToolContext, Cancellable {
       return this.end(this.failure(error));
     }
     if (!isThenable(value)) return this.end(this.success(value));
-    return this.race(value).then(
-      (outcome) => {
-        try {
-          if (outcome === CANCELLED) return this.end(undefined);
-          if (outcome === INPUT_REQUIRED) return this.afterInput();
-          return this.end(this.success(outcome));
-        } catch (error) {
-          return this.crashed(error);
-        }
-      },
-      (error: unknown) => {
-        try {
-          return this.end(this.failure(error));
-        } catch (crash) {
-          return this.crashed(crash);
-        }
-      },
-    );
+    this.running = value;
+    return new Promise((resolve) => {
+      let open = true;
+      const settle = (outcome: unknown, failed?: true): void => {
+        if (!open) return;
+        open = false;
+        resolve(this.settled(outcome, failed));
+      };
+      this.settle = settle;
+      try {
+        value.then(settle, (error: unknown) => settle(error, true));
+      } catch (error) {
+        settle(error, true); // a thenable whose then() throws
+      }
+    });
+  }
+
+  /** The response to what settled first: the handler's value (or, `failed`, what it threw), or a signal. */
+  private settled(outcome: unknown, failed: true | undefined): string | undefined | Promise<string | undefined> {
+    try {
+      if (failed) return this.end(this.failure(outcome));
+      if (outcome === CANCELLED) return this.end(undefined);
+      if (outcome === INPUT_REQUIRED) return this.afterInput();
+      return this.end(this.success(outcome));
+    } catch (error) {
+      return this.crashed(error);
+    }
   }
 
   /** 2026 era: the handler asked for input; the response is the round's `input_required` result. */
@@ -295,19 +305,6 @@ export abstract class Invocation implements ToolContext, Cancellable {
     this.done = true;
     this.conn.release(this);
     return this.cancelled ? undefined : refuse(this.sink, this.requestId, "internalError");
-  }
-
-  /**
-   * The handler's outcome, or what settles first: a cancellation, a round of input requests. The promise's own
-   * resolve functions wait on the handler: with closures of ours there instead, whole requests were promoted
-   * to the old generation while the code warmed up (peak RSS +6 MiB with one HTTP connection).
-   */
-  private race(value: PromiseLike<unknown>): Promise<unknown> {
-    this.running = value;
-    return new Promise((resolve, reject) => {
-      this.settle = resolve;
-      value.then(resolve, reject);
-    });
   }
 
   /** 2026 era: the request carries answers of earlier rounds (or a malformed attempt at them) to open. */
