@@ -1,7 +1,7 @@
 /**
  * A connection's calls in flight, by request id: a hash table chained through the calls themselves, so
  * adding, finding and removing a call allocate nothing. A `Map` that fills and empties at every burst of
- * pipelined requests rehashes its table as it grows and again as it shrinks: over stdio that was ~7 % of the
+ * pipelined requests rehashes its table as it grows and again as it shrinks: over stdio that was 4–7 % of the
  * server's CPU per call (BENCHMARKS.md). Here the bucket array only grows, and is dropped once the table is
  * empty after a burst of more than `KEEP_BUCKETS` calls.
  *
@@ -107,8 +107,8 @@ export class CallTable<T extends TableMember> {
 
 /**
  * A 32-bit hash of an id, mixed with `seed` (so that a client cannot compute ids that collide), whose high
- * bits pick the bucket (multiplicative hashing: they depend on every bit of the id). Safe integers use both halves of their 53 bits; strings every code unit;
- * other numbers and bigints (integers beyond 2^53) their digits.
+ * bits pick the bucket (multiplicative hashing: they depend on every bit of the id). Safe integers use both
+ * halves of their 53 bits; strings every code unit; other numbers and bigints (beyond 2^53) their digits.
  */
 export function hash(id: RequestId, seed: number): number {
   let h: number;

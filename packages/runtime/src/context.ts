@@ -49,7 +49,6 @@ export interface LegacySession {
  * `CallTable` links it to the next call of its bucket.
  */
 export interface Cancellable extends TableMember {
-  readonly requestId: RequestId;
   /** Stops the request; returns the handler's promise, if one runs, for a shutdown grace period. */
   cancel(reason: unknown): PromiseLike<unknown> | undefined;
 }
