@@ -379,6 +379,14 @@ describe("tools/list pagination", () => {
 });
 
 describe("tools/call", () => {
+  /** A harness whose tools are the fixture's `echo` (schemas and all) under other names, with these handlers. */
+  const withHandlers = (handlers: Record<string, (args: { text: string }) => unknown>): Harness => {
+    const echo = registry.tools.find((tool) => tool.name === "echo") as Registry["tools"][number];
+    const wire = (typeof echo.wire === "string" ? JSON.parse(echo.wire) : echo.wire) as object;
+    const tools = Object.entries(handlers).map(([name, handler]) => ({ ...echo, name, wire: { ...wire, name }, handler: () => Promise.resolve({ default: handler }) }));
+    return new Harness({ registry: { ...registry, tools } as unknown as Registry });
+  };
+
   it.each([
     ["an unknown tool", { name: "nope" }, { code: -32602, message: "Unknown tool: nope" }],
     ["no name", { arguments: {} }, { code: -32602, message: 'Invalid params: tools/call needs a string "name"' }],
@@ -418,7 +426,6 @@ describe("tools/call", () => {
   });
 
   it("answers at once when the handler does, and through a promise when it awaits", async () => {
-    const echo = registry.tools.find((tool) => tool.name === "echo") as Registry["tools"][number];
     const handlers = {
       sync: ({ text }: { text: string }) => `now: ${text}`,
       async: async ({ text }: { text: string }) => `later: ${text}`,
@@ -426,8 +433,7 @@ describe("tools/call", () => {
         throw new ToolError("no");
       },
     };
-    const tools = Object.entries(handlers).map(([name, handler]) => ({ ...echo, name, wire: { ...((typeof echo.wire === "string" ? JSON.parse(echo.wire) : echo.wire) as object), name }, handler: () => Promise.resolve({ default: handler }) }));
-    const h = new Harness({ registry: { ...registry, tools } as unknown as Registry });
+    const h = withHandlers(handlers);
     await h.initialize();
     const call = (name: string) => h.conn.handle({ jsonrpc: "2.0", id: h.id(), method: "tools/call", params: { name, arguments: { text: "hi" } } });
     for (const name of Object.keys(handlers)) await call(name); // each handler module loads on its first call
@@ -444,7 +450,6 @@ describe("tools/call", () => {
   });
 
   it("answers a handler's thenable by what settles first, and one whose then() throws as a failing handler", async () => {
-    const echo = registry.tools.find((tool) => tool.name === "echo") as Registry["tools"][number];
     const handlers = {
       throwing: () => ({
         then() {
@@ -459,8 +464,7 @@ describe("tools/call", () => {
         },
       }),
     };
-    const tools = Object.entries(handlers).map(([name, handler]) => ({ ...echo, name, wire: { ...((typeof echo.wire === "string" ? JSON.parse(echo.wire) : echo.wire) as object), name }, handler: () => Promise.resolve({ default: handler }) }));
-    const h = new Harness({ registry: { ...registry, tools } as unknown as Registry });
+    const h = withHandlers(handlers);
     await h.initialize();
     expect(await h.call("throwing", { text: "x" })).toEqual({ content: [{ type: "text", text: 'Tool "throwing" failed with an internal error (Error); the details were logged on the server.' }], isError: true });
     expect(h.errors).toHaveLength(1);
@@ -468,13 +472,12 @@ describe("tools/call", () => {
   });
 
   it("answers -32603 with the call's id when the runtime fails after an awaited handler, and frees the id", async () => {
-    const echo = registry.tools.find((tool) => tool.name === "echo") as Registry["tools"][number];
-    const handler = async ({ text }: { text: string }) => {
-      await Promise.resolve();
-      throw new Error(text);
-    };
-    const tools = [{ ...echo, name: "rejects", wire: { ...((typeof echo.wire === "string" ? JSON.parse(echo.wire) : echo.wire) as object), name: "rejects" }, handler: () => Promise.resolve({ default: handler }) }];
-    const h = new Harness({ registry: { ...registry, tools } as unknown as Registry });
+    const h = withHandlers({
+      rejects: async ({ text }: { text: string }) => {
+        await Promise.resolve();
+        throw new Error(text);
+      },
+    });
     await h.initialize();
     const call = (id: number) => h.conn.handle({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "rejects", arguments: { text: "boom" } } });
     expect(JSON.parse((await call(1)) as string).result.isError).toBe(true); // loads the handler
