@@ -319,18 +319,15 @@ const HELPERS: Record<string, string> = {
 };
 
 /**
- * ajv's standalone code, safe for data keyed by user names. `uniqueItems` over strings counts items in a
- * plain object (`const indices0 = {}`), where `"__proto__"` is never a key, so `["__proto__", "__proto__"]`
- * passed; those objects get no prototype. And a schema printed as an object literal (`{"__proto__": …}`)
- * would set its prototype rather than a key. If ajv's output ever changes shape, this throws rather than
- * letting the hole back in (test/compiler/units.test.ts holds the behaviour).
+ * ajv's standalone code, safe for data keyed by user names: a schema printed as an object literal
+ * (`{"__proto__": …}`) would set its prototype rather than a key. And `uniqueItems` is mcpgen's
+ * (`unique-items.ts`): ajv's own indexed string items in a plain object, where `"__proto__"` is never a key,
+ * so `["__proto__", "__proto__"]` passed; if its code ever shows up here, this throws rather than letting that
+ * hole back in (test/compiler/units.test.ts holds the behaviour).
  */
 export function ownKeys(code: string): string {
-  // Most modules have neither: a plain search over the code is much cheaper than the expressions.
-  let out = code.includes("indices") ? code.replace(/\b(const|let) (indices\d*) = \{\};/g, "$1 $2 = Object.create(null);") : code;
-  if (out.includes('"__proto__":')) out = out.replace(OBJECT_LITERAL_PROTO, '["__proto__"]:');
-  if (out.includes("indices") && /\bindices\d*\s*=\s*\{/.test(out)) throw new Error("ajv's uniqueItems code changed shape: its index object would have a prototype");
-  return out;
+  if (code.includes("indices") && /\bindices\d*\s*=\s*\{/.test(code)) throw new Error("ajv's uniqueItems code is back: its index object has a prototype");
+  return code.includes('"__proto__":') ? code.replace(OBJECT_LITERAL_PROTO, '["__proto__"]:') : code;
 }
 
 /**
