@@ -9,7 +9,7 @@ import { CallTable } from "./calls.js";
 import type { Cancellable, LegacySession, Reply, RequestContext, Sink } from "./context.js";
 import type { Core } from "./core.js";
 import { isLegacy, isModern, LATEST_LEGACY_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type Era } from "./era.js";
-import { refuse, resultResponse } from "./errors.js";
+import { logInternalError, refuse, resultResponse } from "./errors.js";
 import type { Invocation } from "./invocation.js";
 import { answer, type MethodHost } from "./methods.js";
 import type { Primitives } from "./primitives.js";
@@ -323,7 +323,7 @@ function idInUse({ sink, id }: RequestContext): string {
 
 /** A runtime failure while handling `message`: logged here, answered with -32603 (requests only). */
 function crashed(sink: Sink, error: unknown, message: unknown): string | undefined {
-  console.error("[mcpgen] internal error:", error);
+  logInternalError(error);
   if (!isObject(message)) return refuse(sink, undefined, "internalError");
   if (message.id === undefined) return undefined; // a notification (or a client response) is never answered
   return refuse(sink, isRequestId(message.id) ? message.id : undefined, "internalError");

@@ -66,6 +66,11 @@ export interface FailureListener {
   failed?(kind: ErrorKind): void;
 }
 
+/** Logs a failure of the runtime itself (a bug), which the request survives with a -32603 or no answer. */
+export function logInternalError(error: unknown): void {
+  console.error("[mcpgen] internal error:", error);
+}
+
 /**
  * An error response to a request that came through `to`, which is told its kind: how the core hands a
  * transport the typed outcome of a request without the transport reading it back out of the JSON.

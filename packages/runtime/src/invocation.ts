@@ -9,7 +9,7 @@
  * A subclass says what to prepare, how to call its handler and how to serialize the outcome. One object is
  * both the pipeline and the handler's `ctx`, so a request allocates little.
  */
-import { refuse, resultResponse, type ErrorKind } from "./errors.js";
+import { logInternalError, refuse, resultResponse, type ErrorKind } from "./errors.js";
 import type {
   AuthInfo,
   ElicitParams,
@@ -301,7 +301,7 @@ export abstract class Invocation implements ToolContext, Cancellable {
    * promise and a turn of the microtask queue per call).
    */
   private crashed(error: unknown): string | undefined {
-    console.error("[mcpgen] internal error:", error);
+    logInternalError(error);
     this.done = true;
     this.conn.release(this);
     return this.cancelled ? undefined : refuse(this.sink, this.requestId, "internalError");

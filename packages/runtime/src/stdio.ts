@@ -6,7 +6,7 @@
  * `notifications/cancelled` reaches handlers that hang.
  */
 import type { Readable, Writable } from "node:stream";
-import { errorResponse } from "./errors.js";
+import { errorResponse, logInternalError } from "./errors.js";
 import { parseMessage } from "./json.js";
 import { settledWithin } from "./connection.js";
 import type { Server } from "./server.js";
@@ -110,7 +110,7 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSes
   };
   const crash = (error: unknown): void => {
     // Only a bug in the runtime lands here; the client still gets an answer-shaped error.
-    console.error("[mcpgen] internal error:", error);
+    logInternalError(error);
     write(errorResponse(undefined, "internalError"));
   };
   const crashed = (error: unknown): void => {
