@@ -9,6 +9,7 @@ import { fullFormats } from "ajv-formats/dist/formats.js";
 import { pointerJoin, type Diagnostic } from "./diagnostics.js";
 import { uniqueItems } from "./unique-items.js";
 import regExp from "@mcpgen/runtime/regexp";
+import { duplicateItems } from "@mcpgen/runtime/validators";
 
 export type Dialect = "2020-12" | "draft-07";
 
@@ -55,6 +56,14 @@ export const REGEXP_MODULE = "@mcpgen/runtime/regexp";
  */
 export const PATTERN_ENGINE = Object.assign((pattern: string, flags: string) => regExp(pattern, flags), {
   code: `require(${JSON.stringify(REGEXP_MODULE)}).default`,
+});
+
+/** Where generated validators import the runtime's helpers from (ajv's, and mcpgen's own). */
+export const VALIDATOR_HELPERS = "@mcpgen/runtime/validators";
+
+/** `uniqueItems` over items of any type (unique-items.ts): the runtime's helper, in process and in standalone code. */
+const DUPLICATE_ITEMS = Object.assign((items: readonly unknown[]) => duplicateItems(items), {
+  code: `require(${JSON.stringify(VALIDATOR_HELPERS)}).duplicateItems`,
 });
 
 /**
@@ -117,7 +126,7 @@ export function createAjv(dialect: Dialect, extensionKeywords: Iterable<string> 
     const ajv = addFormats(dialect === "2020-12" ? new Ajv2020(opts) : new Ajv(opts));
     ajv.addKeyword({ keyword: CALL_KEYWORD, schemaType: "string", code: callCode });
     ajv.removeKeyword("uniqueItems");
-    ajv.addKeyword(uniqueItems);
+    ajv.addKeyword(uniqueItems(DUPLICATE_ITEMS));
     compilers.set(id, (compiler = { ajv, keywords: new Set() }));
   } else {
     const { ajv } = compiler;

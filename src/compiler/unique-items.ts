@@ -1,28 +1,30 @@
 /**
  * `uniqueItems`, in place of ajv's: the same errors (`{i, j}`, "must NOT have duplicate items (items ## j and
- * i are identical)"), found faster when the items have scalar types. ajv indexes such items in an object
- * keyed by the item (a dictionary object: every lookup interns the string), which cost a task's two tags
- * ~60 ns; here a short array compares its items pairwise with `===` and a long one indexes them in a `Map`
- * (linear, and `"__proto__"` is a key like any other). Items of other types, or of none declared, are
- * compared as ajv does: deep equality between every pair.
+ * i are identical)"), found faster. Items of scalar types: ajv indexes them in an object keyed by the item (a
+ * dictionary object: every lookup interns the string), which cost a task's two tags ~60 ns; here a short
+ * array compares its items pairwise with `===` and a long one indexes them in a `Map` (linear, and
+ * `"__proto__"` is a key like any other). Items of other types, or of none declared: ajv compares every
+ * pair deeply (quadratic: 20,000 small objects took 6 s) with an equality that calls an object's own
+ * `valueOf`; here the runtime's `duplicateItems` (`packages/runtime/src/validators.ts`) finds the same pair in
+ * linear time, by JSON Schema's equality.
  */
 import { _, type CodeKeywordDefinition, type KeywordCxt, type KeywordErrorDefinition, type Name, str } from "ajv";
 import { checkDataTypes, DataType, getSchemaTypes } from "ajv/dist/compile/validate/dataType.js";
 import { useFunc } from "ajv/dist/compile/util.js";
-import equalModule from "ajv/dist/runtime/equal.js";
+import type { duplicateItems } from "@mcpgen/runtime/validators";
 
 /** Up to this many items are compared pairwise (at most 120 comparisons); more go through a `Map`. */
 const PAIRWISE_MAX = 16;
 
-// ajv's helpers are CommonJS with `exports.default`: plain Node hands a default import the exports object.
-const equal = ((equalModule as unknown as { default?: unknown }).default ?? equalModule) as { code: string };
+/** The runtime's `duplicateItems` as ajv takes a helper: with the code standalone output requires it by. */
+export type DuplicateItems = typeof duplicateItems & { code: string };
 
 const error: KeywordErrorDefinition = {
   message: ({ params: { i, j } }) => str`must NOT have duplicate items (items ## ${j} and ${i} are identical)`,
   params: ({ params: { i, j } }) => _`{i: ${i}, j: ${j}}`,
 };
 
-export const uniqueItems: CodeKeywordDefinition = {
+export const uniqueItems = (helper: DuplicateItems): CodeKeywordDefinition => ({
   keyword: "uniqueItems",
   type: "array",
   schemaType: "boolean",
@@ -44,7 +46,7 @@ export const uniqueItems: CodeKeywordDefinition = {
       const j = gen.let("j");
       cxt.setParams({ i, j });
       gen.assign(valid, true);
-      gen.if(_`${i} > 1`, () => (scalars ? byValue(i, j) : pairwise(i, j)));
+      gen.if(_`${i} > 1`, () => (scalars ? byValue(i, j) : byHelper(i, j)));
     }
 
     /** From the end: `j` is the first later item equal to item `i`. */
@@ -71,18 +73,14 @@ export const uniqueItems: CodeKeywordDefinition = {
       });
     }
 
-    /** ajv's own: deep equality between every pair, the later item first. */
-    function pairwise(i: Name, j: Name): void {
-      const eql = useFunc(gen, equal);
-      const outer = gen.name("outer");
-      gen.label(outer).for(_`;${i}--;`, () =>
-        gen.for(_`${j} = ${i}; ${j}--;`, () =>
-          gen.if(_`${eql}(${data}[${i}], ${data}[${j}])`, () => {
-            cxt.error();
-            gen.assign(valid, false).break(outer);
-          }),
-        ),
-      );
+    /** Any items: the runtime's `duplicateItems` finds the pair ajv's pairwise deep equality would. */
+    function byHelper(i: Name, j: Name): void {
+      const pair = gen.const("pair", _`${useFunc(gen, helper)}(${data})`);
+      gen.if(_`${pair} !== undefined`, () => {
+        gen.assign(i, _`${pair}[0]`).assign(j, _`${pair}[1]`);
+        cxt.error();
+        gen.assign(valid, false);
+      });
     }
   },
-};
+});

@@ -174,6 +174,29 @@ describe("names that are Object.prototype's keys", () => {
     expect(JSON.parse(await p.answer("9"))).toMatchObject({ error: { code: -32602, message: "Unknown tool: isPrototypeOf" } });
   });
 
+  it("tells uniqueItems objects apart by their members, whatever their keys, in linear time", async () => {
+    const p = pipe(createServer(protoRegistry, { onError: () => {} }));
+    const call = (id: number, pairs: string): void =>
+      p.write(`{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"valueOf","arguments":{"valueOf":"v","pairs":${pairs}},"_meta":{${META}}}}`);
+    const text = async (id: number): Promise<string> => (JSON.parse(await p.answer(String(id))) as { result: { content: { text: string }[] } }).result.content[0]?.text ?? "";
+    // Deep equality that asks the items for valueOf()/toString() threw on these: a tool's internal error.
+    call(1, '[{"valueOf":1},{"toString":"a"},{"valueOf":1}]');
+    expect(await text(1)).toBe("Invalid arguments: /pairs: must NOT have duplicate items (items ## 0 and 2 are identical)");
+    call(2, '[{"toString":"a"},{"toString":"b"},{"valueOf":[1]},{"valueOf":[2]}]');
+    expect(await text(2)).toMatch(/^got /);
+    // Members decide, not a "constructor" member's identity nor the order of keys.
+    call(3, '[{"constructor":{"a":1,"b":2}},{"__proto__":{"a":1}},{"constructor":{"b":2,"a":1}}]');
+    expect(await text(3)).toContain("items ## 0 and 2 are identical");
+    call(4, '[{"__proto__":{"a":1}},{"__proto__":{"a":2}},{"__proto__":{"a":1},"b":null}]');
+    expect(await text(4)).toMatch(/^got /);
+    // 100,000 objects: every pair compared would be 5·10^9 comparisons; the server answers a ping meanwhile.
+    const many = Array.from({ length: 100_000 }, (_, k) => `{"valueOf":${k},"toString":"${k % 7}"}`);
+    call(5, `[${many.join(",")},{"toString":"3","valueOf":3}]`);
+    p.write('{"jsonrpc":"2.0","id":6,"method":"ping"}');
+    await p.answer("6");
+    expect(await text(5)).toContain("items ## 3 and 100000 are identical");
+  });
+
   it("gets prompts with those names and arguments", async () => {
     const h = new Harness({ registry: protoRegistry });
     const args = Object.fromEntries(PROTO_NAMES.map((name) => [name, `${name}-value`]));

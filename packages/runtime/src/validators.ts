@@ -16,7 +16,8 @@ function cjsDefault<T>(module: T | { default: T }): T {
   return typeof module === "object" && module !== null && "default" in module ? module.default : module;
 }
 
-export const equal = cjsDefault(equalModule);
+/** fast-deep-equal, as ajv re-exports it (its types describe the module namespace, not the function). */
+export const equal = cjsDefault(equalModule) as unknown as ((a: unknown, b: unknown) => boolean) & { code: string };
 export const ucs2length = cjsDefault(ucs2lengthModule);
 export const uri: { code: string } = cjsDefault(uriModule);
 export const ValidationError = cjsDefault(validationErrorModule);
@@ -100,4 +101,91 @@ function digits(text: string, from: number, to: number): number {
     value = value * 10 + digit;
   }
   return value;
+}
+
+/**
+ * `uniqueItems` over items not all of scalar types (objects, arrays, or no type declared): which two items are
+ * equal. The compiler's keyword (`src/compiler/unique-items.ts`) calls it from the validators it generates.
+ *
+ * JSON values, which is what a request carries, are compared as JSON Schema says: equal when they are the same
+ * JSON value (numbers by value, objects by their members whatever their order). Each item is keyed in a
+ * `Map` (a scalar by itself, an object or array by its canonical text), so the check is linear in the
+ * array's size: comparing every pair deeply, as ajv does, stalled a server for seconds on a request of
+ * 20,000 small objects. An item that is not a JSON value (a handler's output may hold a `Date`, a class
+ * instance, `undefined`) makes the whole array go through ajv's deep equality, pair by pair, as before.
+ *
+ * The pair it returns is the one ajv's own check reports, or undefined when the items are unique: `i`, the
+ * last item equal to an earlier one, and `j`, the last earlier item it equals.
+ */
+export function duplicateItems(items: readonly unknown[]): [i: number, j: number] | undefined {
+  const scalars = new Map<unknown, number>();
+  let composites: Map<string, number> | undefined;
+  let i = -1;
+  let j = -1;
+  for (let k = 0; k < items.length; k++) {
+    const item = items[k];
+    let seen: Map<unknown, number>;
+    let key: unknown = item;
+    if (item === null || typeof item === "string" || typeof item === "boolean" || (typeof item === "number" && Number.isFinite(item))) seen = scalars;
+    else {
+      key = typeof item === "object" ? canonical(item) : undefined;
+      if (key === undefined) return pairwise(items);
+      seen = composites ??= new Map();
+    }
+    const earlier = seen.get(key);
+    if (earlier !== undefined) {
+      i = k;
+      j = earlier;
+    }
+    seen.set(key, k);
+  }
+  return i === -1 ? undefined : [i, j];
+}
+
+/** The canonical JSON text of a JSON object or array (object keys sorted), or undefined if it is not one. */
+function canonical(value: object): string | undefined {
+  const proto = Object.getPrototypeOf(value);
+  if (Array.isArray(value)) {
+    if (proto !== Array.prototype) return undefined;
+    let text = "[";
+    for (let k = 0; k < value.length; k++) {
+      const item = member(value[k]);
+      if (item === undefined) return undefined;
+      text += k === 0 ? item : `,${item}`;
+    }
+    return `${text}]`;
+  }
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  const record = value as Record<string, unknown>;
+  const names = Object.keys(record).sort();
+  let text = "{";
+  for (let k = 0; k < names.length; k++) {
+    const name = names[k] as string;
+    const item = member(record[name]);
+    if (item === undefined) return undefined;
+    text += `${k === 0 ? "" : ","}${JSON.stringify(name)}:${item}`;
+  }
+  return `${text}}`;
+}
+
+/** The canonical JSON text of a JSON value, or undefined if it is not one. */
+function member(value: unknown): string | undefined {
+  switch (typeof value) {
+    case "string":
+      return JSON.stringify(value);
+    case "number":
+      return Number.isFinite(value) ? String(value) : undefined; // -0 is "0", as 0 and -0 are one JSON number
+    case "boolean":
+      return value ? "true" : "false";
+    case "object":
+      return value === null ? "null" : canonical(value);
+    default:
+      return undefined;
+  }
+}
+
+/** ajv's own check: deep equality between every pair, from the last item back. */
+function pairwise(items: readonly unknown[]): [number, number] | undefined {
+  for (let i = items.length; i--; ) for (let j = i; j--; ) if (equal(items[i], items[j])) return [i, j];
+  return undefined;
 }

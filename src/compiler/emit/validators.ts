@@ -6,7 +6,7 @@
 import standaloneModule from "ajv/dist/standalone/index.js";
 import type { Ajv, ValidateFunction } from "ajv";
 import type { Dialect } from "../ajv.js";
-import { ajvDiagnostics, CALL_KEYWORD, createAjv, KNOWN_FORMATS, REGEXP_MODULE, withCallTargets } from "../ajv.js";
+import { ajvDiagnostics, CALL_KEYWORD, createAjv, KNOWN_FORMATS, REGEXP_MODULE, VALIDATOR_HELPERS, withCallTargets } from "../ajv.js";
 import { cacheKey, jsonDigest, type Cache } from "../cache.js";
 import { pointerGet, pointerJoin, type Diagnostic } from "../diagnostics.js";
 import type { ToolIR } from "../ir.js";
@@ -305,9 +305,6 @@ function extensionKeywords(schemas: SchemaNode[]): Set<string> {
   return found;
 }
 
-/** Where generated validators import ajv's runtime helpers from: the runtime re-exports them. */
-export const VALIDATOR_HELPERS = "@mcpgen/runtime/validators";
-
 /** What ajv's standalone output requires → the helper exported by `VALIDATOR_HELPERS` that stands for it. */
 const HELPERS: Record<string, string> = {
   "ajv/dist/runtime/equal": "equal",
@@ -333,8 +330,9 @@ export function ownKeys(code: string): string {
 /**
  * Turns every `require("x")` in ajv's output into an import of the helper the runtime exports for `x`:
  * `require("x").default` is the helper itself (ajv's helpers are CommonJS modules with `exports.default`;
- * the runtime unwraps them), ajv-formats' `require("x")` the module object. A require of anything else is
- * an error, so a new ajv helper cannot slip into a server as an undeclared dependency.
+ * the runtime unwraps them), ajv-formats' `require("x")` the module object, and mcpgen's own `uniqueItems`
+ * requires the runtime's `duplicateItems` by name. A require of anything else is an error, so a new ajv
+ * helper cannot slip into a server as an undeclared dependency.
  */
 export function toEsm(code: string): ValidatorModule {
   const bindings = new Map<string, { name: string; binding: string; specifier: string }>();
@@ -350,6 +348,7 @@ export function toEsm(code: string): ValidatorModule {
       const required = JSON.parse(literal) as string;
       // A shared definition's validator (emit/shared.ts): `require("./defs/x.gen.js").name`.
       if (/^\.\/(?:defs\/)?[A-Za-z0-9_]+\.gen\.js$/.test(required) && property && property !== ".default") return bind(property.slice(1), required, "shared");
+      if (required === VALIDATOR_HELPERS && property === ".duplicateItems") return bind("duplicateItems", VALIDATOR_HELPERS, "runtime");
       const specifier = required.replace(/\.js$/, "");
       const name = HELPERS[specifier];
       if (name === undefined) throw new Error(`ajv standalone output requires ${specifier}, which the runtime does not provide`);
