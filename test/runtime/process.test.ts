@@ -142,23 +142,79 @@ describe("process lifecycle", () => {
 describe("the heap sizing main() sets", () => {
   afterEach(() => vi.useRealTimers());
 
-  it("keeps the young generation small until the heap is large, and again once it is small", () => {
+  const MiB = 2 ** 20;
+
+  /** `tuneHeap` on a fake V8: its heap in use and young semi-space capacity, and the flags it set. */
+  function fakeHeap(transport?: "stdio" | "http") {
     vi.useFakeTimers({ toFake: ["setInterval"] });
-    const MiB = 2 ** 20;
-    let used = 10 * MiB;
+    const heap = { used: 10 * MiB, young: 1 * MiB - 17_000 };
     const flags: string[] = [];
-    tuneHeap({ setFlagsFromString: (flag: string) => flags.push(flag), getHeapStatistics: () => ({ used_heap_size: used }) } as unknown as typeof import("node:v8"));
-    expect(flags).toEqual(["--heap-growing-percent=50", "--semi-space-growth-factor=1"]);
-    const after = (heap: number): string[] => {
-      used = heap * MiB;
+    const checks: (() => void)[] = [];
+    const v8 = {
+      setFlagsFromString: (flag: string) => flags.push(flag),
+      getHeapStatistics: () => ({ used_heap_size: heap.used }),
+      // The shape V8 gives: a semi-space holds a little under its nominal size; `space_size` counts committed pages.
+      getHeapSpaceStatistics: () => [
+        { space_name: "old_space", space_size: 0, space_used_size: heap.used, space_available_size: 0 },
+        { space_name: "new_space", space_size: 0, space_used_size: heap.young / 4, space_available_size: (heap.young * 3) / 4 },
+      ],
+    } as unknown as typeof import("node:v8");
+    tuneHeap(v8, transport, (check) => checks.push(check));
+    /** The flags set once the heap is as given, after a second (the periodic check) or a collection. */
+    const after = (change: Partial<typeof heap>, by: "second" | "gc" = "second"): string[] => {
+      Object.assign(heap, change);
       flags.length = 0;
-      vi.advanceTimersByTime(1000);
+      if (by === "gc") for (const check of checks) check();
+      else vi.advanceTimersByTime(1000);
       return [...flags];
     };
-    expect(after(63)).toEqual([]);
-    expect(after(64)).toEqual(["--semi-space-growth-factor=2"]);
-    expect(after(40)).toEqual([]); // between the two bounds: no back and forth
-    expect(after(31)).toEqual(["--semi-space-growth-factor=1"]);
-    expect(after(50)).toEqual([]);
+    return { flags, checks, after };
+  }
+
+  it("keeps a stdio server's young generation small until the heap is large, and again once it is small", () => {
+    const { flags, checks, after } = fakeHeap();
+    expect(flags).toEqual(["--heap-growing-percent=50", "--semi-space-growth-factor=1"]);
+    expect(checks).toEqual([]); // nothing to do after each collection
+    expect(after({ used: 63 * MiB })).toEqual([]);
+    expect(after({ used: 64 * MiB })).toEqual(["--semi-space-growth-factor=2"]);
+    expect(after({ used: 40 * MiB })).toEqual([]); // between the two bounds: no back and forth
+    expect(after({ used: 31 * MiB })).toEqual(["--semi-space-growth-factor=1"]);
+    expect(after({ used: 50 * MiB })).toEqual([]);
+  });
+
+  it("lets an HTTP server's young generation grow to 2 MiB semi-spaces, checked after every collection", () => {
+    const { flags, checks, after } = fakeHeap("http");
+    expect(flags).toEqual(["--heap-growing-percent=50", "--semi-space-growth-factor=2"]);
+    expect(checks).toHaveLength(1);
+    expect(after({ young: 2 * MiB - 30_000 }, "gc")).toEqual(["--semi-space-growth-factor=1"]); // grown once: no more
+    expect(after({}, "gc")).toEqual([]);
+    expect(after({ young: 1 * MiB - 17_000 }, "gc")).toEqual(["--semi-space-growth-factor=2"]); // V8 shrank it: it may grow back
+    expect(after({ young: 2 * MiB - 30_000 }, "gc")).toEqual(["--semi-space-growth-factor=1"]);
+    // A large heap: as V8 likes, whatever the young generation's size; back to 2 MiB once it is small again.
+    expect(after({ used: 64 * MiB })).toEqual(["--semi-space-growth-factor=2"]);
+    expect(after({ young: 8 * MiB - 120_000 }, "gc")).toEqual([]);
+    expect(after({ used: 31 * MiB })).toEqual(["--semi-space-growth-factor=1"]);
+  });
+
+  it("holds a real V8's young generation at 2 MiB semi-spaces under a load whose objects survive scavenges", () => {
+    // Objects that outlive a scavenge or two (as a request's do) make V8 grow its young generation, doubling it
+    // each time; the check after each collection must stop it after the first doubling.
+    const script = `
+      import v8 from "node:v8";
+      import { tuneHeap } from ${JSON.stringify(new URL("../../packages/runtime/dist/main.js", import.meta.url).href)};
+      tuneHeap(v8, "http");
+      const young = () => { const s = v8.getHeapSpaceStatistics().find((x) => x.space_name === "new_space"); return s.space_used_size + s.space_available_size; };
+      let kept = [];
+      for (let i = 0; i < 2_000_000; i++) {
+        kept.push({ i, text: "x" + i });
+        if (kept.length > 20_000) kept = [];
+        if (i % 1000 === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
+      console.log(young());`;
+    const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 30_000 });
+    expect(run.stderr).toBe("");
+    const young = Number(run.stdout.trim());
+    expect(young).toBeGreaterThan(1.5 * MiB); // it grew once
+    expect(young).toBeLessThanOrEqual(2 * MiB); // and no further
   });
 });

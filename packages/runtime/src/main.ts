@@ -148,7 +148,7 @@ export async function main(registry: Registry, argv: readonly string[] = process
     process.exitCode = 2;
     return;
   }
-  tuneHeapSoon();
+  tuneHeapSoon(parsed.options.transport);
   keepConsoleOffStdout();
   process.on("unhandledRejection", (reason) => console.error("[mcpgen] unhandled rejection in a handler:", reason));
   const options = parsed.options;
@@ -182,8 +182,8 @@ export async function main(registry: Registry, argv: readonly string[] = process
   process.exit(0);
 }
 
-function tuneHeapSoon(): void {
-  const timer = setTimeout(() => void import("node:v8").then(tuneHeap), HEAP_TUNING_DELAY_MS);
+function tuneHeapSoon(transport: CliOptions["transport"]): void {
+  const timer = setTimeout(() => void import("node:v8").then((v8) => tuneHeap(v8, transport)), HEAP_TUNING_DELAY_MS);
   timer.unref();
 }
 /** Long enough for a client's first requests (initialize, the lists) to be answered first. */
@@ -193,35 +193,65 @@ const HEAP_TUNING_DELAY_MS = 50;
  * The V8 heap sizing of a server process (main() sets it once start-up is over: loading node:v8 takes about
  * 2 ms, which the first requests need not wait for). Exported for a custom entry point (and the benchmarks'
  * servers) that wants the same: call it with `node:v8`. It is for a process that is the server's own.
- * - Under many requests in flight V8 grows its young generation to 32 MiB for short-lived objects that a
- *   server frees within microseconds; keeping it at its initial size holds peak RSS down at no measured
- *   cost in throughput (BENCHMARKS.md).
+ * - Under many requests in flight V8 grows its young generation from 1 MiB semi-spaces to 16 MiB for
+ *   short-lived objects that a server frees within microseconds. Over HTTP the first step is worth having:
+ *   at 32 connections, 2 MiB semi-spaces take ~5 % less CPU per request than 1 MiB (fewer scavenges, each
+ *   walking the same roots) for ~3 MiB of RSS, where 16 MiB add ~23 MiB of RSS for little more
+ *   (BENCHMARKS.md). So an HTTP server's young generation may grow until its semi-spaces hold
+ *   `HTTP_SEMI_SPACE` bytes, checked after every collection (V8 shrinks it again when allocation slows down;
+ *   it may then grow back). Over stdio 2 MiB gained nothing measurable and cost 6 MiB of peak RSS: it stays
+ *   at its initial size.
  * - The state of calls in flight that survives a scavenge lands in the old generation, which V8 then lets
  *   grow to several times what is live before collecting it: growing it by half what is live instead holds
- *   peak RSS under pipelined load at 60 instead of 66 MiB, again at no measured cost in throughput.
+ *   peak RSS under pipelined load at 60 instead of 66 MiB, at no measured cost in throughput.
  * - A large old generation (thousands of sessions, a handler's caches) turns the first trade around: every
  *   scavenge walks the list of old-generation pages, and what each one promotes brings the next full
  *   collection of that large heap nearer, so a small young generation costs throughput in proportion to the
  *   old one. While the heap holds more than `LARGE_HEAP` bytes the young generation may grow as V8 likes
  *   (10,000 sessions: 20–45 MiB more RSS, and a load on another session within 10 % of the throughput of a
  *   server without sessions, where it was at 0.88–0.91×).
+ *
+ * `afterGc` runs a check after each garbage collection (by default through a `PerformanceObserver` of
+ * `gc` entries); a stdio server needs none.
  */
-export function tuneHeap({ setFlagsFromString, getHeapStatistics }: typeof import("node:v8")): void {
-  setFlagsFromString("--heap-growing-percent=50");
-  let large: boolean | undefined;
+export function tuneHeap(v8: typeof import("node:v8"), transport: CliOptions["transport"] = "stdio", afterGc: (check: () => void) => void = observeGc): void {
+  v8.setFlagsFromString("--heap-growing-percent=50");
+  const young = transport === "http" ? HTTP_SEMI_SPACE : 0;
+  let large = false;
+  let growth = 0;
+  const grow = (): void => {
+    // V8 doubles the young generation when it grows it.
+    const factor = large || (young > 0 && youngSemiSpace(v8) * 2 <= young) ? 2 : 1;
+    if (factor === growth) return;
+    growth = factor;
+    v8.setFlagsFromString(`--semi-space-growth-factor=${factor}`);
+  };
   const size = (): void => {
-    const used = getHeapStatistics().used_heap_size;
-    const now = used >= (large ? LARGE_HEAP / 2 : LARGE_HEAP);
-    if (now === large) return;
-    large = now;
-    setFlagsFromString(`--semi-space-growth-factor=${now ? 2 : 1}`);
+    large = v8.getHeapStatistics().used_heap_size >= (large ? LARGE_HEAP / 2 : LARGE_HEAP);
+    grow();
   };
   size();
   setInterval(size, HEAP_CHECK_MS).unref();
+  if (young > 0) afterGc(grow);
 }
 /** Over this much heap in use the young generation may grow (and stays small again under half of it). */
 const LARGE_HEAP = 64 * 2 ** 20;
+/** An HTTP server's young generation grows (while the heap is not large) until each semi-space holds this much. */
+const HTTP_SEMI_SPACE = 2 * 2 ** 20;
 const HEAP_CHECK_MS = 1000;
+
+/**
+ * What one of the young generation's semi-spaces can hold, in bytes (a little under its nominal size).
+ * V8's `new_space` statistics: its `space_size` counts what is committed, not the capacity.
+ */
+function youngSemiSpace(v8: typeof import("node:v8")): number {
+  for (const space of v8.getHeapSpaceStatistics()) if (space.space_name === "new_space") return space.space_used_size + space.space_available_size;
+  return 0;
+}
+
+function observeGc(check: () => void): void {
+  new PerformanceObserver(check).observe({ entryTypes: ["gc"] });
+}
 
 /** What instances share through Redis. Loaded only when a Redis URL is configured. */
 interface Shared {
