@@ -1,7 +1,8 @@
 /**
- * Peer: the limit. A bare `node:http` echo: parses the JSON-RPC body and answers a canned `tools/call` result
- * with its id, no MCP machinery and no validation. The physical limit of this machine, this HTTP stack and
- * this load generator.
+ * Peer: the limit. A bare `node:http` echo: parses the JSON-RPC body and answers it as a `tools/call add`
+ * with its id: the sum of its `a` and `b` arguments serialized as mcpgen answers it (the JSON text block and
+ * `structuredContent`), as the stdio echo does, with no MCP machinery and no validation. The physical limit
+ * of this machine, this HTTP stack and this load generator.
  *   node echo.mjs [--mode json|sse] [--busy-us N]
  * json  `content-type: application/json` with a Content-Length, as mcpgen answers in JSON mode
  * sse   the answer as one Server-Sent Event on a chunked `text/event-stream` response, with the headers and
@@ -31,19 +32,20 @@ const writeAnswers = () => {
   for (const write of now) write();
 };
 const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" };
-const RESULT = JSON.stringify({ content: [{ type: "text", text: '{"sum":5}' }], structuredContent: { sum: 5 } });
 const http = createServer((req, res) => {
   const chunks = [];
   req.on("data", (chunk) => chunks.push(chunk));
   req.on("end", () => {
-    let id = null;
+    let message;
     try {
-      id = JSON.parse(Buffer.concat(chunks).toString("utf8")).id ?? null;
+      message = JSON.parse(Buffer.concat(chunks).toString("utf8"));
     } catch {
       // not JSON: answer anyway
     }
     if (busyMs > 0) for (const until = performance.now() + busyMs; performance.now() < until; );
-    const body = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${RESULT}}`;
+    const args = message?.params?.arguments;
+    const output = JSON.stringify({ sum: args?.a + args?.b });
+    const body = `{"jsonrpc":"2.0","id":${JSON.stringify(message?.id ?? null)},"result":{"content":[{"type":"text","text":${JSON.stringify(output)}}],"structuredContent":${output}}}`;
     const write = () => {
       if (sse) {
         res.writeHead(200, SSE_HEADERS);
