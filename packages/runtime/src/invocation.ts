@@ -26,13 +26,22 @@ import { ClientRequestError, ToolError } from "./handler.js";
 import { INPUT_METHODS, isAnswer, type InputMethod, type SealedInput, type StateBinding } from "./input.js";
 import { idJson } from "./json.js";
 import { isObject, logLevelRank, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, type RequestId } from "./protocol.js";
-import type { Cancellable, Channel, RequestContext, Sink, TaskHooks } from "./context.js";
+import type { Cancellable, Channel, Reply, RequestContext, Sink, TaskHooks } from "./context.js";
 
 const RESOLVED: Promise<void> = Promise.resolve();
 /** What the race against cancellation resolves to when the client cancelled first. */
 const CANCELLED = Symbol("cancelled");
 /** … and when the handler asked for input the 2026-era request does not carry yet. */
 const INPUT_REQUIRED = Symbol("input required");
+
+/** The connection a handler-backed request starts on (what the method table and the tasks use of it). */
+export interface InvocationHost {
+  /**
+   * Starts `invocation` as the request `ctx.id` (or says the id is taken). A function makes it once the id is
+   * known to be free (for a start with effects of its own); a string it returns is a -32602 message.
+   */
+  start(ctx: RequestContext, invocation: Invocation | (() => Invocation | string)): Reply;
+}
 
 /** 2026 era: the input a handler asked for in this round, and the answers it used. */
 interface Round {

@@ -8,19 +8,14 @@ import type { Channel, Reply, RequestContext } from "./context.js";
 import type { Core, ListPages } from "./core.js";
 import type { Era } from "./era.js";
 import { refuse, resultResponse, type FailureListener } from "./errors.js";
-import type { Invocation } from "./invocation.js";
+import type { Invocation, InvocationHost } from "./invocation.js";
 import type { Primitives } from "./primitives.js";
 import { clip, isObject, LOG_LEVEL_RANK, logLevelRank, MAX_URI_LENGTH, type RequestId } from "./protocol.js";
 import type { SessionTarget } from "./subscriptions.js";
 
 /** What the table's handlers use of the connection a request arrived on. */
-export interface MethodHost extends Channel, SessionTarget {
+export interface MethodHost extends Channel, SessionTarget, InvocationHost {
   readonly services: Core;
-  /**
-   * Starts `invocation` as the request `ctx.id` (or says the id is taken). A function makes it once the id is
-   * known to be free (for a start with effects of its own); a string it returns is a -32602 message.
-   */
-  start(ctx: RequestContext, invocation: Invocation | (() => Invocation | string)): Reply;
   /** The same, once the resources / prompts / completion runtime is loaded. */
   startPrimitive(ctx: RequestContext, invocation: (primitives: Primitives) => Invocation | string): Reply;
   /** 2026 era: `subscriptions/listen`, held open until cancelled or the connection closes. */

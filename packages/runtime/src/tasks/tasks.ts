@@ -17,7 +17,7 @@ import { ToolCall, type ToolSlot } from "../call.js";
 import type { Reply, RequestContext, Sink } from "../context.js";
 import { refuse, resultResponse } from "../errors.js";
 import { idJson } from "../json.js";
-import type { Invocation } from "../invocation.js";
+import type { InvocationHost } from "../invocation.js";
 import { clip, isObject, META_CLIENT_CAPABILITIES, META_SERVER_INFO, type RequestId } from "../protocol.js";
 import type { ResolvedTaskOptions } from "./options.js";
 import { RELATED_TASK, TaskRun, TaskSink, type TaskBook, type TaskChannel } from "./run.js";
@@ -27,9 +27,7 @@ import type { Bus } from "../state/bus.js";
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 
 /** The connection a `tools/call` or `tasks/*` request came in on (the method table's host). */
-export interface TaskHost extends TaskChannel {
-  start(ctx: RequestContext, invocation: Invocation | (() => Invocation | string)): Reply;
-}
+export interface TaskHost extends TaskChannel, InvocationHost {}
 
 export class Tasks implements TaskBook {
   readonly store: TaskStore;
