@@ -7,6 +7,7 @@ import { ValueScope } from "ajv/dist/compile/codegen/index.js";
 import addFormatsModule from "ajv-formats";
 import { fullFormats } from "ajv-formats/dist/formats.js";
 import { pointerJoin, type Diagnostic } from "./diagnostics.js";
+import { limitLength } from "./limit-length.js";
 import { uniqueItems } from "./unique-items.js";
 import regExp from "@mcpgen/runtime/regexp";
 import { duplicateItems } from "@mcpgen/runtime/validators";
@@ -125,8 +126,9 @@ export function createAjv(dialect: Dialect, extensionKeywords: Iterable<string> 
     const opts: Options = { ...COMPILE_OPTIONS, code, meta: false, validateSchema: false, ...(coerceTypes && { coerceTypes: true }), ...(useDefaults && { useDefaults: true }) };
     const ajv = addFormats(dialect === "2020-12" ? new Ajv2020(opts) : new Ajv(opts));
     ajv.addKeyword({ keyword: CALL_KEYWORD, schemaType: "string", code: callCode });
-    ajv.removeKeyword("uniqueItems");
+    for (const keyword of ["uniqueItems", "minLength", "maxLength"]) ajv.removeKeyword(keyword);
     ajv.addKeyword(uniqueItems(DUPLICATE_ITEMS));
+    ajv.addKeyword(limitLength);
     compilers.set(id, (compiler = { ajv, keywords: new Set() }));
   } else {
     const { ajv } = compiler;
