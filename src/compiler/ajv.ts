@@ -7,10 +7,11 @@ import { ValueScope } from "ajv/dist/compile/codegen/index.js";
 import addFormatsModule from "ajv-formats";
 import { fullFormats } from "ajv-formats/dist/formats.js";
 import { pointerJoin, type Diagnostic } from "./diagnostics.js";
+import { equalityKeywords } from "./equality.js";
 import { limitLength } from "./limit-length.js";
 import { uniqueItems } from "./unique-items.js";
 import regExp from "@mcpgen/runtime/regexp";
-import { duplicateItems } from "@mcpgen/runtime/validators";
+import { duplicateItems, equal } from "@mcpgen/runtime/validators";
 
 export type Dialect = "2020-12" | "draft-07";
 
@@ -61,6 +62,12 @@ export const PATTERN_ENGINE = Object.assign((pattern: string, flags: string) => 
 
 /** Where generated validators import the runtime's helpers from (ajv's, and mcpgen's own). */
 export const VALIDATOR_HELPERS = "@mcpgen/runtime/validators";
+
+/**
+ * `const` and `enum` over objects and arrays (equality.ts): the runtime's `equal`, in process and in
+ * standalone code, which requires it as ajv's helper (`toEsm` imports it from the runtime as before).
+ */
+const EQUAL = Object.assign((a: unknown, b: unknown) => equal(a, b), { code: 'require("ajv/dist/runtime/equal").default' });
 
 /** `uniqueItems` over items of any type (unique-items.ts): the runtime's helper, in process and in standalone code. */
 const DUPLICATE_ITEMS = Object.assign((items: readonly unknown[]) => duplicateItems(items), {
@@ -126,9 +133,10 @@ export function createAjv(dialect: Dialect, extensionKeywords: Iterable<string> 
     const opts: Options = { ...COMPILE_OPTIONS, code, meta: false, validateSchema: false, ...(coerceTypes && { coerceTypes: true }), ...(useDefaults && { useDefaults: true }) };
     const ajv = addFormats(dialect === "2020-12" ? new Ajv2020(opts) : new Ajv(opts));
     ajv.addKeyword({ keyword: CALL_KEYWORD, schemaType: "string", code: callCode });
-    for (const keyword of ["uniqueItems", "minLength", "maxLength"]) ajv.removeKeyword(keyword);
+    for (const keyword of ["uniqueItems", "minLength", "maxLength", "const", "enum"]) ajv.removeKeyword(keyword);
     ajv.addKeyword(uniqueItems(DUPLICATE_ITEMS));
     ajv.addKeyword(limitLength);
+    for (const keyword of equalityKeywords(EQUAL)) ajv.addKeyword(keyword);
     compilers.set(id, (compiler = { ajv, keywords: new Set() }));
   } else {
     const { ajv } = compiler;

@@ -8,10 +8,7 @@
  */
 import { _, type CodeKeywordDefinition, type KeywordCxt, type KeywordErrorDefinition, str } from "ajv";
 import { useFunc } from "ajv/dist/compile/util.js";
-import ucs2lengthModule from "ajv/dist/runtime/ucs2length.js";
-
-// ajv's helpers are CommonJS with `exports.default`: plain Node hands a default import the exports object.
-const ucs2length = ((ucs2lengthModule as unknown as { default?: unknown }).default ?? ucs2lengthModule) as { code: string };
+import { ucs2length } from "@mcpgen/runtime/validators";
 
 const error: KeywordErrorDefinition = {
   message: ({ keyword, schemaCode }) => str`must NOT have ${keyword === "maxLength" ? "more" : "fewer"} than ${schemaCode} characters`,

@@ -197,6 +197,22 @@ describe("names that are Object.prototype's keys", () => {
     expect(await text(5)).toContain("items ## 3 and 100000 are identical");
   });
 
+  it("compares enum objects by their members, whatever their keys", async () => {
+    const p = pipe(createServer(protoRegistry, { onError: () => {} }));
+    const call = (id: number, shape: string): void =>
+      p.write(`{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"valueOf","arguments":{"valueOf":"v","shape":${shape}},"_meta":{${META}}}}`);
+    const text = async (id: number): Promise<string> => (JSON.parse(await p.answer(String(id))) as { result: { content: { text: string }[] } }).result.content[0]?.text ?? "";
+    // Deep equality that asks the input for valueOf()/toString() threw on these: a tool's internal error.
+    call(1, '{"valueOf":0}');
+    expect(await text(1)).toMatch(/^got /);
+    call(2, '{"toString":"round","kind":"circle"}');
+    expect(await text(2)).toMatch(/^got /);
+    call(3, '{"valueOf":1}');
+    expect(await text(3)).toMatch(/^Invalid arguments: \/shape: must be one of /);
+    call(4, '{"toString":"square","kind":"circle"}');
+    expect(await text(4)).toMatch(/^Invalid arguments: \/shape: must be one of /);
+  });
+
   it("gets prompts with those names and arguments", async () => {
     const h = new Harness({ registry: protoRegistry });
     const args = Object.fromEntries(PROTO_NAMES.map((name) => [name, `${name}-value`]));

@@ -17,7 +17,34 @@ function cjsDefault<T>(module: T | { default: T }): T {
 }
 
 /** fast-deep-equal, as ajv re-exports it (its types describe the module namespace, not the function). */
-export const equal = cjsDefault(equalModule) as unknown as ((a: unknown, b: unknown) => boolean) & { code: string };
+const deepEqual = cjsDefault(equalModule) as unknown as (a: unknown, b: unknown) => boolean;
+
+/**
+ * The deep equality of `const`, `enum` (and of `uniqueItems` over values that are not JSON), in place of
+ * ajv's (fast-deep-equal): JSON objects and arrays are equal when their members are, as JSON Schema says.
+ * ajv's calls an object's own `valueOf` and `toString` when they are not Object.prototype's, so an input
+ * `{"valueOf": 1}` against an object `const` threw (the tool answered an internal error), and it compares a
+ * `constructor` member by identity. Anything that is not a plain object or array (a `Date`, a class instance
+ * in a handler's output) is compared by ajv's equality, as before.
+ */
+export function equal(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return a !== a && b !== b; // NaN, as ajv's
+  const array = Array.isArray(a);
+  if (array !== Array.isArray(b)) return false;
+  const proto = Object.getPrototypeOf(a);
+  if (proto !== Object.getPrototypeOf(b) || (proto !== (array ? Array.prototype : Object.prototype) && proto !== null)) return deepEqual(a, b);
+  if (array) {
+    const other = b as unknown[];
+    if (a.length !== other.length) return false;
+    for (let k = 0; k < a.length; k++) if (!equal(a[k], other[k])) return false;
+    return true;
+  }
+  const names = Object.keys(a);
+  if (names.length !== Object.keys(b).length) return false;
+  for (const name of names) if (!Object.hasOwn(b, name) || !equal((a as Record<string, unknown>)[name], (b as Record<string, unknown>)[name])) return false;
+  return true;
+}
 export const ucs2length = cjsDefault(ucs2lengthModule);
 export const uri: { code: string } = cjsDefault(uriModule);
 export const ValidationError = cjsDefault(validationErrorModule);
@@ -112,7 +139,7 @@ function digits(text: string, from: number, to: number): number {
  * `Map` (a scalar by itself, an object or array by its canonical text), so the check is linear in the
  * array's size: comparing every pair deeply, as ajv does, stalled a server for seconds on a request of
  * 20,000 small objects. An item that is not a JSON value (a handler's output may hold a `Date`, a class
- * instance, `undefined`) makes the whole array go through ajv's deep equality, pair by pair, as before.
+ * instance, `undefined`) makes the whole array go through `equal`, pair by pair, as ajv did.
  *
  * The pair it returns is the one ajv's own check reports, or undefined when the items are unique: `i`, the
  * last item equal to an earlier one, and `j`, the last earlier item it equals.
@@ -184,7 +211,7 @@ function member(value: unknown): string | undefined {
   }
 }
 
-/** ajv's own check: deep equality between every pair, from the last item back. */
+/** ajv's own check: deep equality between every pair, from the last item back (`i` > `j`). */
 function pairwise(items: readonly unknown[]): [number, number] | undefined {
   for (let i = items.length; i--; ) for (let j = i; j--; ) if (equal(items[i], items[j])) return [i, j];
   return undefined;
