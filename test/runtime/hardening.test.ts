@@ -174,11 +174,19 @@ describe("names that are Object.prototype's keys", () => {
     expect(JSON.parse(await p.answer("9"))).toMatchObject({ error: { code: -32602, message: "Unknown tool: isPrototypeOf" } });
   });
 
-  it("tells uniqueItems objects apart by their members, whatever their keys, in linear time", async () => {
+  /** The fixture's `valueOf` tool over stdio: `call(id, member, json)` sends `{"valueOf":"v", member: json}`. */
+  function valueOfTool() {
     const p = pipe(createServer(protoRegistry, { onError: () => {} }));
-    const call = (id: number, pairs: string): void =>
-      p.write(`{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"valueOf","arguments":{"valueOf":"v","pairs":${pairs}},"_meta":{${META}}}}`);
+    const call = (id: number, member: string, json: string): void =>
+      p.write(`{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"valueOf","arguments":{"valueOf":"v","${member}":${json}},"_meta":{${META}}}}`);
+    /** The text of the result answering `id`. */
     const text = async (id: number): Promise<string> => (JSON.parse(await p.answer(String(id))) as { result: { content: { text: string }[] } }).result.content[0]?.text ?? "";
+    return { p, call, text };
+  }
+
+  it("tells uniqueItems objects apart by their members, whatever their keys, in linear time", async () => {
+    const { p, call: send, text } = valueOfTool();
+    const call = (id: number, pairs: string): void => send(id, "pairs", pairs);
     // Deep equality that asks the items for valueOf()/toString() threw on these: a tool's internal error.
     call(1, '[{"valueOf":1},{"toString":"a"},{"valueOf":1}]');
     expect(await text(1)).toBe("Invalid arguments: /pairs: must NOT have duplicate items (items ## 0 and 2 are identical)");
@@ -198,10 +206,8 @@ describe("names that are Object.prototype's keys", () => {
   });
 
   it("compares enum objects by their members, whatever their keys", async () => {
-    const p = pipe(createServer(protoRegistry, { onError: () => {} }));
-    const call = (id: number, shape: string): void =>
-      p.write(`{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"valueOf","arguments":{"valueOf":"v","shape":${shape}},"_meta":{${META}}}}`);
-    const text = async (id: number): Promise<string> => (JSON.parse(await p.answer(String(id))) as { result: { content: { text: string }[] } }).result.content[0]?.text ?? "";
+    const { call: send, text } = valueOfTool();
+    const call = (id: number, shape: string): void => send(id, "shape", shape);
     // Deep equality that asks the input for valueOf()/toString() threw on these: a tool's internal error.
     call(1, '{"valueOf":0}');
     expect(await text(1)).toMatch(/^got /);
