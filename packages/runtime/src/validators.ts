@@ -1,5 +1,6 @@
 /**
- * ajv's runtime helpers, for the precompiled validators that `mcpgen build` emits: a generated server
+ * The helpers of the precompiled validators that `mcpgen build` emits: ajv's runtime helpers, some of them
+ * replaced by mcpgen's own (`equal`, the `date` formats) and mcpgen's `duplicateItems`. A generated server
  * imports them from here, so it depends on `@mcpgen/runtime` alone.
  */
 import equalModule from "ajv/dist/runtime/equal.js";
