@@ -11,10 +11,7 @@
 import { _, type CodeKeywordDefinition, type KeywordCxt, type KeywordErrorDefinition, type Name, str } from "ajv";
 import { checkDataTypes, DataType, getSchemaTypes } from "ajv/dist/compile/validate/dataType.js";
 import { useFunc } from "ajv/dist/compile/util.js";
-import type { duplicateItems } from "@mcpgen/runtime/validators";
-
-/** Up to this many items are compared pairwise (at most 120 comparisons); more go through a `Map`. */
-const PAIRWISE_MAX = 16;
+import { PAIRWISE_MAX, type duplicateItems } from "@mcpgen/runtime/validators";
 
 /** The runtime's `duplicateItems` as ajv takes a helper: with the code standalone output requires it by. */
 export type DuplicateItems = typeof duplicateItems & { code: string };

@@ -172,8 +172,11 @@ export function duplicateItems(items: readonly unknown[]): [i: number, j: number
   return i === -1 ? undefined : [i, j];
 }
 
-/** Up to this many items, `duplicateItems` compares every pair (at most 120 comparisons). */
-const PAIRWISE_MAX = 16;
+/**
+ * Up to this many items, `uniqueItems` compares every pair (at most 120 comparisons): here, and in the code
+ * the compiler generates for scalar items.
+ */
+export const PAIRWISE_MAX = 16;
 
 /** The canonical JSON text of a JSON object or array (object keys sorted), or undefined if it is not one. */
 function canonical(value: object): string | undefined {
