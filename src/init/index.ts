@@ -5,8 +5,7 @@
  * the folder is new or empty → render the files → write them (never overwriting anything).
  */
 import { execFile } from "node:child_process";
-import { constants } from "node:fs";
-import { copyFile, mkdir, mkdtemp, readdir, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -46,19 +45,14 @@ export async function init(dir: string, options: InitOptions = {}, progress: (me
   await assertNewOrEmpty(config.dir);
   const tarballs = await Promise.all(config.vendor.map((pkg) => packed(pkg, progress)));
   const files = scaffold(config);
-  await writeNew(config.dir, files);
-  for (const [i, pkg] of config.vendor.entries()) {
-    const target = path.join(config.dir, ...pkg.file.split("/"));
-    await mkdir(path.dirname(target), { recursive: true });
-    await copyFile(tarballs[i]!, target, constants.COPYFILE_EXCL);
-  }
+  await writeNew(config.dir, new Map<string, string | Uint8Array>([...files, ...config.vendor.map((pkg, i) => [pkg.file, tarballs[i]!] as const)]));
   return { dir: config.dir, name: config.name, files: [...files.keys(), ...config.vendor.map((pkg) => pkg.file)].sort() };
 }
 
-const packs = new Map<string, Promise<string>>();
+const packs = new Map<string, Promise<Uint8Array>>();
 
-/** `npm pack` of a vendored package, once per process, into a temporary folder: the tarball's path. */
-function packed(pkg: VendoredPackage, progress: (message: string) => void): Promise<string> {
+/** `npm pack` of a vendored package, once per process: the tarball. */
+function packed(pkg: VendoredPackage, progress: (message: string) => void): Promise<Uint8Array> {
   let tarball = packs.get(pkg.from);
   if (!tarball) {
     progress(`packing ${pkg.name} from ${pkg.from}`);
@@ -69,16 +63,19 @@ function packed(pkg: VendoredPackage, progress: (message: string) => void): Prom
   return tarball;
 }
 
-async function pack(pkg: VendoredPackage): Promise<string> {
+/** Packs into a temporary folder, reads the tarball and removes the folder. */
+async function pack(pkg: VendoredPackage): Promise<Uint8Array> {
   const destination = await mkdtemp(path.join(tmpdir(), "mcpgen-pack-"));
   // --ignore-scripts: an installation is already built; packing must not rebuild (or need the sources of) it.
   const args = ["pack", pkg.from, "--pack-destination", destination, "--ignore-scripts", "--json", "--silent"];
   try {
     const { stdout } = await promisify(execFile)(process.platform === "win32" ? "npm.cmd" : "npm", args, { shell: process.platform === "win32" });
     const [{ filename }] = JSON.parse(stdout) as [{ filename: string }];
-    return path.join(destination, filename);
+    return await readFile(path.join(destination, filename));
   } catch (error) {
     throw new InitError(`could not pack ${pkg.name} from ${pkg.from} with npm: ${(error as Error).message.trim()}`);
+  } finally {
+    await rm(destination, { recursive: true, force: true });
   }
 }
 
@@ -97,7 +94,7 @@ async function assertNewOrEmpty(dir: string): Promise<void> {
 }
 
 /** Writes every file; `wx` makes sure nothing that appeared meanwhile is overwritten. */
-async function writeNew(dir: string, files: Map<string, string>): Promise<void> {
+async function writeNew(dir: string, files: Map<string, string | Uint8Array>): Promise<void> {
   for (const [file, content] of files) {
     const target = path.join(dir, ...file.split("/"));
     await mkdir(path.dirname(target), { recursive: true });

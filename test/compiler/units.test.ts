@@ -1,7 +1,7 @@
 // Unit tests of the small pieces every stage relies on: config resolution, names, escaping, ESM rewrite.
 import path from "node:path";
-import { describe, expect, it } from "vitest";
-import { mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
+import { afterAll, describe, expect, it } from "vitest";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import { PackCache } from "../../dist/compiler/cache.js";
 import { resolveConfig } from "../../dist/compiler/config.js";
@@ -37,7 +37,13 @@ describe("resolveConfig", () => {
 });
 
 describe("PackCache", () => {
-  const fresh = () => mkdtemp(path.join(os.tmpdir(), "mcpgen-cache-"));
+  const dirs: string[] = [];
+  const fresh = async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "mcpgen-cache-"));
+    dirs.push(dir);
+    return dir;
+  };
+  afterAll(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));
 
   it("keeps what a build set, and only what the last build used", async () => {
     const dir = await fresh();

@@ -83,9 +83,9 @@ interface Run {
   stderr: string;
 }
 
-function run(command: string, args: string[], cwd: string, timeoutMs = 180_000): Promise<Run> {
+function run(command: string, args: string[], cwd: string, timeoutMs = 180_000, env: NodeJS.ProcessEnv = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: childEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, { cwd, env: { ...childEnv(), ...env }, stdio: ["ignore", "pipe", "pipe"] });
     children.add(child);
     let stdout = "";
     let stderr = "";
@@ -327,8 +327,10 @@ describe("init: end to end", () => {
     const dir = path.join(base, "my-server");
     const handlerFile = path.join(dir, `src/handlers/${EXAMPLE_TOOL}.ts`);
 
-    const created = await run(process.execPath, [BIN, "init", "my-server"], base);
+    const tmp = await temp(); // where npm pack's tarballs go for a moment
+    const created = await run(process.execPath, [BIN, "init", "my-server"], base, undefined, { TMPDIR: tmp });
     expectOk(created, "mcpgen init");
+    expect(await readdir(tmp)).toEqual([]);
     expect(created.stdout).toBe("");
     expect(created.stderr).toContain(`mcpgen: created my-server in my-server/ (${FILES.length} files)`);
     expect(created.stderr).toContain("next: cd my-server && npm install && npm run build && npm start");

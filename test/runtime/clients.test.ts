@@ -11,7 +11,7 @@ import { Client as ClientV2, ProtocolError } from "@modelcontextprotocol/client"
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { until } from "../helpers/wait.js";
-import { assertRuntimeBuilt, builtFixture, FIXTURE_SERVER, runInspector, serverUnderTest, WireTap, type ServerCommand, type TappedProcess } from "./helpers/e2e.js";
+import { assertRuntimeBuilt, cleanupTaps, builtFixture, FIXTURE_SERVER, runInspector, serverUnderTest, WireTap, type ServerCommand, type TappedProcess } from "./helpers/e2e.js";
 
 const TIMEOUT = 30_000;
 const REQUEST = { timeout: 10_000 };
@@ -23,7 +23,7 @@ const closers: (() => Promise<unknown>)[] = [];
 beforeAll(assertRuntimeBuilt);
 afterEach(async () => {
   await Promise.allSettled(closers.splice(0).map((close) => close()));
-  tap?.cleanup();
+  cleanupTaps();
 });
 
 /** Everything the server sent in this test, spec-checked; the processes that did not get that far are dropped. */

@@ -8,7 +8,7 @@ import { ResourceUpdatedNotificationSchema, type JSONRPCMessage } from "@modelco
 import { Client as ClientV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { assertRuntimeBuilt, EXAMPLE_SERVER, runInspector, WireTap } from "./helpers/e2e.js";
+import { assertRuntimeBuilt, cleanupTaps, EXAMPLE_SERVER, runInspector, WireTap } from "./helpers/e2e.js";
 
 const REQUEST = { timeout: 10_000 };
 const LISTED = ["add", "create_task", "delete_task", "fetch_page_title", "get_task", "list_tasks", "update_task"];
@@ -18,7 +18,7 @@ const closers: (() => Promise<unknown>)[] = [];
 beforeAll(assertRuntimeBuilt);
 afterEach(async () => {
   await Promise.allSettled(closers.splice(0).map((close) => close()));
-  tap?.cleanup();
+  cleanupTaps();
 });
 
 /** Calls shared by both clients: the example's task workflow, errors included. */

@@ -75,9 +75,21 @@ export interface TappedProcess {
 const MODERN = "2026-07-28";
 const PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
 
+/** Every tap not cleaned up yet: a test may start several. */
+const taps = new Set<WireTap>();
+
+/** Cleans up every tap made since the last call. */
+export function cleanupTaps(): void {
+  for (const tap of taps) tap.cleanup();
+}
+
 export class WireTap {
   readonly dir = mkdtempSync(join(tmpdir(), "mcpgen-tap-"));
   private files = 0;
+
+  constructor() {
+    taps.add(this);
+  }
 
   /** `server` (plus `extraArgs`) behind a tap that logs to a fresh file in `dir`. */
   wrap(server: ServerCommand, extraArgs: string[] = []): ServerCommand & { cwd: string } {
@@ -108,6 +120,7 @@ export class WireTap {
 
   /** Kills whatever the taps started that is still running, then removes the logs. */
   cleanup(): void {
+    taps.delete(this);
     if (!existsSync(this.dir)) return;
     for (const file of readdirSync(this.dir)) {
       for (const line of readFileSync(join(this.dir, file), "utf8").split("\n")) {
