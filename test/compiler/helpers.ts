@@ -88,8 +88,8 @@ export async function readJson<T = unknown>(file: string): Promise<T> {
  */
 export async function wireTools(dir: string): Promise<Record<string, Record<string, unknown>>> {
   const text = await readFile(path.join(dir, "generated/registry.gen.ts"), "utf8");
-  // Each tool's JSON text is a `String.raw` template on one line; evaluated, it is the text the server lists.
-  const texts = [...text.matchAll(/^const tool\w+ = (String\.raw`.*`);$/gm)].map((m) => new Function(`return ${m[1]!}`)() as string);
+  // Each tool's JSON text is a string literal on one line; evaluated, it is the text the server lists.
+  const texts = [...text.matchAll(/^const tool\w+ = ('.*');$/gm)].map((m) => new Function(`return ${m[1]!}`)() as string);
   const tools = texts.map((t) => JSON.parse(t) as Record<string, unknown>);
   return Object.fromEntries(tools.map((t) => [t.name as string, t]));
 }

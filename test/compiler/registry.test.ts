@@ -47,7 +47,7 @@ describe("registry.gen.ts", () => {
     expect(after).toHaveLength(before.length);
     const changed = after.flatMap((line, i) => (line === before[i] ? [] : [i]));
     expect(changed).toHaveLength(1);
-    expect(after[changed[0]!]).toMatch(/^const toolPurge = String\.raw`\{"name":"purge",.*"description":"[^"]* Changed\.",/);
+    expect(after[changed[0]!]).toMatch(/^const toolPurge = '\{"name":"purge",.*"description":"[^"]* Changed\.",/);
   });
 
   it("lists names that are Object.prototype members, __proto__ included, exactly as the schemas give them", async () => {

@@ -4,11 +4,8 @@
  * review diff of the generated registry names the entry that changed (git shows the constant in the hunk
  * header); the runtime serializes the list payloads from them once.
  *
- * Object literals cost more to load than one `JSON.parse` of the list did: for the seeded 100-tool `heavy`
- * bench fixture (144 KiB of tools/list), importing the registry takes ~7.5 ms instead of ~4 ms and the first
- * tools/list ~0.7 ms to serialize; at 1,000 such tools ~75 ms instead of ~30 ms, plus ~10 ms. JSON inside
- * `String.raw` templates would save about a third of that, at the price of `\u0060` for every backtick
- * of a description and an escaping scheme of its own.
+ * A tool's constant is its JSON text (`jsonText`), which the server lists as it is and parses only when a
+ * call needs it: object literals cost more to load than the text does, and the text needs no serializing.
  */
 import type { ServerIR } from "../ir.js";
 import type { Code } from "./render.js";
