@@ -4,6 +4,7 @@
  * serialized answers, server→client requests awaiting answers, and who hears about changes. Connections
  * and the requests they run reach it as `Services`; the public `Server` wraps it.
  */
+import { LastLookup } from "./cache.js";
 import { ToolSlot } from "./call.js";
 import type { Services } from "./context.js";
 import type { Era } from "./era.js";
@@ -34,6 +35,8 @@ export class Core implements Services {
   readonly capabilities: Readonly<Record<Era, Record<string, unknown>>>;
   readonly results: Results;
   readonly tools = new Map<string, ToolSlot>();
+  /** `tools.get`, the last name remembered (cache.ts). */
+  readonly toolNamed = new LastLookup(this.tools);
   /** Resources, prompts and completion: loaded on the first request that needs them. */
   readonly primitives: Lazy<Primitives>;
   readonly pages: ListPages;

@@ -3,6 +3,7 @@
  * which era a version is in, and whether a version has a given feature. Versions are compared by their
  * position in one ordered list, never as strings.
  */
+import { LastLookup } from "./cache.js";
 
 /** The two protocol eras: `legacy` has the `initialize` handshake, `modern` is stateless. */
 export type Era = "legacy" | "modern";
@@ -18,6 +19,8 @@ const VERSIONS = [
 export type ProtocolVersion = (typeof VERSIONS)[number]["version"];
 
 const RANK: ReadonlyMap<string, { readonly rank: number; readonly era: Era }> = new Map(VERSIONS.map(({ version, era }, rank) => [version, { rank, era }]));
+/** `RANK` for `eraOf`, which is asked of the same header or `_meta` value request after request. */
+const ERA_LOOKUP = new LastLookup(RANK);
 
 /** Stateless revisions: version, client info and capabilities travel in every request's `_meta`. */
 export const MODERN_PROTOCOL_VERSIONS: readonly string[] = VERSIONS.filter((v) => v.era === "modern").map((v) => v.version).reverse();
@@ -30,7 +33,7 @@ export const LATEST_LEGACY_PROTOCOL_VERSION: ProtocolVersion = "2025-11-25";
 
 /** The era of `version`, or `undefined` when this runtime does not speak it. */
 export function eraOf(version: unknown): Era | undefined {
-  return typeof version === "string" ? RANK.get(version)?.era : undefined;
+  return typeof version === "string" ? ERA_LOOKUP.get(version)?.era : undefined;
 }
 
 export function isModern(version: unknown): boolean {

@@ -3,6 +3,7 @@
  * connection checks the message and picks the era; the table does the rest. Handler-backed methods
  * (`tools/call`, `resources/read`, `prompts/get`, `completion/complete`) start an `Invocation`.
  */
+import { LastLookup } from "./cache.js";
 import { ToolCall } from "./call.js";
 import type { Channel, Reply, RequestContext } from "./context.js";
 import type { Core, ListPages } from "./core.js";
@@ -64,7 +65,7 @@ export const METHODS: ReadonlyMap<string, Method> = new Map<string, Method>([
       handler: (host, ctx) => {
         const named = nameAndArguments(ctx);
         if (typeof named === "string") return named;
-        const slot = host.services.tools.get(named.name);
+        const slot = host.services.toolNamed.get(named.name);
         if (!slot) return refuse(ctx.sink, ctx.id, "invalidParams", `Unknown tool: ${clip(named.name)}`);
         // A tool with task support: the task runner decides whether this call becomes a task (tasks/).
         if (slot.taskSupport !== "forbidden") return host.services.tasks.call(host, ctx, slot, named.args);
@@ -142,8 +143,11 @@ export const METHODS: ReadonlyMap<string, Method> = new Map<string, Method>([
 ]);
 
 /** Answers `ctx` from the table, or -32601 when its method does not exist in its era. */
+/** `METHODS`, the last method remembered: a client sends the same one request after request. */
+const METHOD_LOOKUP = new LastLookup(METHODS);
+
 export function answer(host: MethodHost, ctx: RequestContext): Reply {
-  const method = METHODS.get(ctx.method);
+  const method = METHOD_LOOKUP.get(ctx.method);
   if (method === undefined || method.eras[ctx.era] !== true) return refuse(ctx.sink, ctx.id, "methodNotFound", `Method not found: ${clip(ctx.method)}`);
   return method.handler(host, ctx);
 }

@@ -212,8 +212,11 @@ class NodeInput implements HttpInput, SseTarget {
   closed(): void {
     const { res, socket } = this;
     const open = socket.open;
-    const at = open.indexOf(res);
-    if (at !== -1) open.splice(at, 1);
+    if (open[0] === res) open.shift(); // the oldest, as a rule
+    else {
+      const at = open.indexOf(res);
+      if (at !== -1) open.splice(at, 1);
+    }
     if (open.length === 0) socket.refuse?.();
     this.bodyEnd(false); // a body still being read broke off
     if (res.writableFinished) return;

@@ -119,6 +119,8 @@ export interface HttpSession {
 
 export class SessionTable {
   readonly #sessions = new Map<string, HttpSession>();
+  /** The session `find` found last: a client names the same one request after request (cache.ts). */
+  #last: HttpSession | undefined;
 
   constructor(private readonly idleMs: number) {}
 
@@ -163,8 +165,11 @@ export class SessionTable {
 
   /** The open session `id` of `subject` (another principal's session is not found). */
   find(id: string, subject: string | undefined): HttpSession | undefined {
-    const session = this.#sessions.get(id);
-    return !session || session.closed || session.subject !== subject ? undefined : session;
+    const last = this.#last;
+    const session = last !== undefined && last.id === id ? last : this.#sessions.get(id);
+    if (!session || session.closed || session.subject !== subject) return undefined;
+    this.#last = session;
+    return session;
   }
 
   /** The open session `id`, whoever opened it. */
@@ -181,6 +186,7 @@ export class SessionTable {
     if (session.closed) return false;
     session.closed = true;
     this.#sessions.delete(session.id);
+    if (this.#last === session) this.#last = undefined;
     return true;
   }
 
