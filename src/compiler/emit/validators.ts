@@ -12,6 +12,7 @@ import { pointerGet, pointerJoin, type Diagnostic } from "../diagnostics.js";
 import type { ToolIR } from "../ir.js";
 import { copyJson, walkSchema, type SchemaNode } from "../schema-walk.js";
 import { OBJECT_LITERAL_PROTO } from "../names.js";
+import { plainOwnChecks } from "../own-properties.js";
 import { hasAppliedDefaults, onlyAppliedDefaults, withoutDefaults } from "../defaults.js";
 import { container } from "../bundle.js";
 import type { Calls, SharedRequest } from "./shared.js";
@@ -138,7 +139,7 @@ export function compileModule(request: Request, cache: Cache, onlyCached = false
     }
   });
   if (diagnostics.length) return { diagnostics };
-  const module = toEsm(ownKeys(standaloneCode(ajv, refs)));
+  const module = toEsm(plainOwnChecks(ownKeys(standaloneCode(ajv, refs))));
   cache.set(key, JSON.stringify(module));
   return { module, diagnostics };
 }
@@ -254,7 +255,7 @@ export function compileShared(request: SharedRequest, cache: Cache, key = shared
         return standaloneCode(ajv, refs);
       },
     );
-    const module = toEsm(hoistedExports(ownKeys(code)));
+    const module = toEsm(hoistedExports(plainOwnChecks(ownKeys(code))));
     cache.set(key, JSON.stringify(module));
     return { module, diagnostics: [] };
   } catch (error) {
