@@ -20,9 +20,13 @@ const SCHEMA = {
   required: NAMES,
   properties: {
     ...Object.fromEntries(NAMES.filter((n) => n !== "__proto__").map((n) => [n, { type: "string" }])),
-    nested: { type: "object", required: ["inner"], properties: { inner: { type: "integer" }, other: { type: "boolean" } } },
+    nested: { type: "object", required: ["inner"], properties: { inner: { type: "integer" }, other: { type: "boolean" } }, additionalProperties: false },
+    open: { type: "object", patternProperties: { "^n_": { type: "number" } }, propertyNames: { maxLength: 6 } },
   },
+  additionalProperties: { type: "string" },
 };
+/** Keys checked by loops only: no `properties`, so ajv declares no `hasOwnProperty` of its own. */
+const LOOPS_ONLY = { type: "object", additionalProperties: false, patternProperties: { "^x": { type: "number" } } };
 
 /** ajv's function (the oracle) and the same standalone code rewritten, evaluated as CommonJS. */
 function compile(schema: object): { oracle: Validate; rewritten: Validate; code: string } {
@@ -34,7 +38,7 @@ function compile(schema: object): { oracle: Validate; rewritten: Validate; code:
   return { oracle: ajv.getSchema("s") as Validate, rewritten: module.exports.s!, code };
 }
 
-const full = (): Record<string, unknown> => ({ ...JSON.parse(JSON.stringify(Object.fromEntries(NAMES.map((n) => [n, "x"])))), nested: { inner: 1 } });
+const full = (): Record<string, unknown> => ({ ...JSON.parse(JSON.stringify(Object.fromEntries(NAMES.map((n) => [n, "x"])))), nested: { inner: 1 }, open: { n_1: 1, m: "x" } });
 class WithGetters {
   get id(): string {
     return "T-1";
@@ -52,17 +56,41 @@ function cases(): unknown[] {
     delete copy[name];
     return copy;
   });
-  return [complete, withoutProto, inherits, partly, new WithGetters(), ...missing, { ...complete, nested: { other: true } }, { ...complete, nested: Object.create({ inner: 1 }) }, {}, [], null, "x"];
+  const extra = (value: object): object => ({ ...complete, ...value });
+  const inheritedExtra = (into: string): object => ({ ...complete, [into]: Object.assign(Object.create({ n_9: "not a number", longername: 1 }) as object, { n_1: 1 }) });
+  return [
+    complete,
+    withoutProto,
+    inherits,
+    partly,
+    new WithGetters(),
+    ...missing,
+    extra({ nested: { other: true } }),
+    extra({ nested: Object.create({ inner: 1 }) }),
+    extra({ nested: { inner: 1, stray: 1, [Symbol("s")]: 1 } }),
+    extra({ nested: Object.assign(Object.create({ stray: 1 }) as object, { inner: 1 }) }),
+    extra({ open: { n_1: "one", toolongname: 1, 3: 1, 1: 2 } }),
+    inheritedExtra("open"),
+    extra({ additional: "x", more: 2 }),
+    {},
+    [],
+    null,
+    "x",
+  ];
 }
 
 describe("own-property checks", () => {
-  it("rewrite every guarded check of the schema's names, and nothing else", () => {
+  it("rewrite every guarded check and every loop over own keys, and nothing inside a string", () => {
     const { code } = compile(SCHEMA);
     const properties = Object.keys(SCHEMA.properties).length + 2; // nested's two
     const required = NAMES.length + 1; // nested's inner
     expect(code.match(/\$protoOf\(/g)?.length).toBe(properties + required);
     expect(code).toContain("const $proto = Object.prototype, $protoOf = Object.getPrototypeOf;");
-    expect(plainOwnChecks('const x = "data.id !== undefined && func0.call(data, \\"id\\")";')).toBe('const x = "data.id !== undefined && func0.call(data, \\"id\\")";');
+    expect(code).not.toContain("Object.keys(");
+    expect(code.match(/for\(const key\d+ in data\d*\)\{if\(!func\d+\.call\(data\d*, key\d+\)\)continue;/g)?.length).toBe(4); // top, nested, and open twice (patternProperties, propertyNames)
+    expect(compile(LOOPS_ONLY).code).toMatch(/^"use strict";\nconst \$hasOwn = Object\.prototype\.hasOwnProperty;\n.*for\(const key0 in data\)\{if\(!\$hasOwn\.call\(data, key0\)\)continue;/s);
+    const inString = 'const x = "data.id !== undefined && func0.call(data, \\"id\\") for(const key0 of Object.keys(data)){";';
+    expect(plainOwnChecks(`const func0 = Object.prototype.hasOwnProperty;${inString}`)).toBe(`const func0 = Object.prototype.hasOwnProperty;${inString}`);
   });
 
   it("give ajv's verdicts and errors, also once optimized", () => {
@@ -72,6 +100,14 @@ describe("own-property checks", () => {
         const valid = rewritten(data);
         if (round === 0 || round === 1999) expect({ data, valid, errors: valid ? null : rewritten.errors }).toEqual({ data, valid: oracle(data), errors: oracle.errors ?? null });
       }
+    }
+  });
+
+  it("give ajv's verdicts and errors where only loops were rewritten", () => {
+    const { oracle, rewritten } = compile(LOOPS_ONLY);
+    for (const data of [{}, { x1: 1 }, { x1: "a", y: 1 }, Object.create({ y: 1 }), Object.assign(Object.create(null) as object, { y: 1, x: 2 }), []]) {
+      const valid = rewritten(data);
+      expect({ valid, errors: valid ? null : rewritten.errors }).toEqual({ valid: oracle(data), errors: oracle.errors ?? null });
     }
   });
 
