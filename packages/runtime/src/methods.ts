@@ -142,10 +142,10 @@ export const METHODS: ReadonlyMap<string, Method> = new Map<string, Method>([
   ["tasks/update", { eras: MODERN, handler: (host, ctx) => host.services.tasks.request(host, ctx) }],
 ]);
 
-/** Answers `ctx` from the table, or -32601 when its method does not exist in its era. */
 /** `METHODS`, the last method remembered: a client sends the same one request after request. */
 const METHOD_LOOKUP = new LastLookup(METHODS);
 
+/** Answers `ctx` from the table, or -32601 when its method does not exist in its era. */
 export function answer(host: MethodHost, ctx: RequestContext): Reply {
   const method = METHOD_LOOKUP.get(ctx.method);
   if (method === undefined || method.eras[ctx.era] !== true) return refuse(ctx.sink, ctx.id, "methodNotFound", `Method not found: ${clip(ctx.method)}`);
