@@ -8,75 +8,75 @@ import type * as H from "./handlers.gen.js";
 // needs it. The other entries are JSON text the server parses at start-up (V8 reads JSON faster than
 // object literals).
 
-const toolConfirmDelete = String.raw`{"name":"confirm_delete","description":"Tasks extension: asks the user to confirm deleting a file, then answers.","inputSchema":{"type":"object","properties":{"filename":{"type":"string"}},"required":["filename"],"additionalProperties":false},"execution":{"taskSupport":"optional"}}`;
+const toolConfirmDelete = '{"name":"confirm_delete","description":"Tasks extension: asks the user to confirm deleting a file, then answers.","inputSchema":{"type":"object","properties":{"filename":{"type":"string"}},"required":["filename"],"additionalProperties":false},"execution":{"taskSupport":"optional"}}';
 
-const toolFailingJob = String.raw`{"name":"failing_job","description":"Tasks extension: runs only as a task and ends with a tool error after about a second.","inputSchema":{"type":"object","properties":{},"additionalProperties":false},"execution":{"taskSupport":"required"}}`;
+const toolFailingJob = '{"name":"failing_job","description":"Tasks extension: runs only as a task and ends with a tool error after about a second.","inputSchema":{"type":"object","properties":{},"additionalProperties":false},"execution":{"taskSupport":"required"}}';
 
-const toolGreet = String.raw`{"name":"greet","description":"Tasks extension: a tool that never runs as a task; greets by name.","inputSchema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"],"additionalProperties":false}}`;
+const toolGreet = '{"name":"greet","description":"Tasks extension: a tool that never runs as a task; greets by name.","inputSchema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"],"additionalProperties":false}}';
 
-const toolJsonSchema202012Tool = String.raw`{"name":"json_schema_2020_12_tool","description":"Tool with JSON Schema 2020-12 features","inputSchema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"},"contactMethod":{"type":"string","enum":["phone","email"]},"phone":{"type":"string"},"email":{"type":"string"}},"allOf":[{"anyOf":[{"properties":{"phone":{"type":"string"}},"required":["phone"]},{"properties":{"email":{"type":"string"}},"required":["email"]}]}],"if":{"properties":{"contactMethod":{"const":"phone"}},"required":["contactMethod"]},"then":{"properties":{"phone":{"type":"string"}},"required":["phone"]},"else":{"properties":{"email":{"type":"string"}},"required":["email"]},"additionalProperties":false,"$defs":{"address":{"type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}}}}`;
+const toolJsonSchema202012Tool = '{"name":"json_schema_2020_12_tool","description":"Tool with JSON Schema 2020-12 features","inputSchema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"},"contactMethod":{"type":"string","enum":["phone","email"]},"phone":{"type":"string"},"email":{"type":"string"}},"allOf":[{"anyOf":[{"properties":{"phone":{"type":"string"}},"required":["phone"]},{"properties":{"email":{"type":"string"}},"required":["email"]}]}],"if":{"properties":{"contactMethod":{"const":"phone"}},"required":["contactMethod"]},"then":{"properties":{"phone":{"type":"string"}},"required":["phone"]},"else":{"properties":{"email":{"type":"string"}},"required":["email"]},"additionalProperties":false,"$defs":{"address":{"type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}}}}';
 
-const toolMultiInput = String.raw`{"name":"multi_input","description":"Tasks extension: asks two questions at once.","inputSchema":{"type":"object","properties":{},"additionalProperties":false},"execution":{"taskSupport":"optional"}}`;
+const toolMultiInput = '{"name":"multi_input","description":"Tasks extension: asks two questions at once.","inputSchema":{"type":"object","properties":{},"additionalProperties":false},"execution":{"taskSupport":"optional"}}';
 
-const toolProtocolErrorJob = String.raw`{"name":"protocol_error_job","description":"Tasks extension: crashes while running as a task, which fails the task.","inputSchema":{"type":"object","properties":{},"additionalProperties":false},"execution":{"taskSupport":"optional"}}`;
+const toolProtocolErrorJob = '{"name":"protocol_error_job","description":"Tasks extension: crashes while running as a task, which fails the task.","inputSchema":{"type":"object","properties":{},"additionalProperties":false},"execution":{"taskSupport":"optional"}}';
 
-const toolSlowCompute = String.raw`{"name":"slow_compute","description":"Tasks extension: sleeps for ${"`"}seconds${"`"}, then answers; runs as a task when the client supports tasks.","inputSchema":{"type":"object","properties":{"seconds":{"type":"number","minimum":0},"label":{"type":"string"}},"required":["seconds"],"additionalProperties":false},"execution":{"taskSupport":"optional"}}`;
+const toolSlowCompute = '{"name":"slow_compute","description":"Tasks extension: sleeps for `seconds`, then answers; runs as a task when the client supports tasks.","inputSchema":{"type":"object","properties":{"seconds":{"type":"number","minimum":0},"label":{"type":"string"}},"required":["seconds"],"additionalProperties":false},"execution":{"taskSupport":"optional"}}';
 
-const toolTestAudioContent = String.raw`{"name":"test_audio_content","description":"Returns a tiny WAV file.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}`;
+const toolTestAudioContent = '{"name":"test_audio_content","description":"Returns a tiny WAV file.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}';
 
-const toolTestCustomHeaders = String.raw`{"name":"test_custom_headers","description":"Echoes a region mirrored into the Mcp-Param-Region header (x-mcp-header).","inputSchema":{"type":"object","properties":{"region":{"type":"string","description":"Where to run","x-mcp-header":"Region"},"query":{"type":"string"}},"required":["region"],"additionalProperties":false}}`;
+const toolTestCustomHeaders = '{"name":"test_custom_headers","description":"Echoes a region mirrored into the Mcp-Param-Region header (x-mcp-header).","inputSchema":{"type":"object","properties":{"region":{"type":"string","description":"Where to run","x-mcp-header":"Region"},"query":{"type":"string"}},"required":["region"],"additionalProperties":false}}';
 
-const toolTestElicitation = String.raw`{"name":"test_elicitation","description":"Asks the user for a username and an email.","inputSchema":{"type":"object","properties":{"message":{"type":"string","description":"The message to show the user"}},"required":["message"],"additionalProperties":false}}`;
+const toolTestElicitation = '{"name":"test_elicitation","description":"Asks the user for a username and an email.","inputSchema":{"type":"object","properties":{"message":{"type":"string","description":"The message to show the user"}},"required":["message"],"additionalProperties":false}}';
 
-const toolTestElicitationSep1034Defaults = String.raw`{"name":"test_elicitation_sep1034_defaults","description":"Elicits a form whose fields all have defaults (SEP-1034).","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}`;
+const toolTestElicitationSep1034Defaults = '{"name":"test_elicitation_sep1034_defaults","description":"Elicits a form whose fields all have defaults (SEP-1034).","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}';
 
-const toolTestElicitationSep1330Enums = String.raw`{"name":"test_elicitation_sep1330_enums","description":"Elicits a form with every enum variant (SEP-1330).","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}`;
+const toolTestElicitationSep1330Enums = '{"name":"test_elicitation_sep1330_enums","description":"Elicits a form with every enum variant (SEP-1330).","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}';
 
-const toolTestEmbeddedResource = String.raw`{"name":"test_embedded_resource","description":"Returns an embedded text resource.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}`;
+const toolTestEmbeddedResource = '{"name":"test_embedded_resource","description":"Returns an embedded text resource.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}';
 
-const toolTestErrorHandling = String.raw`{"name":"test_error_handling","description":"Always fails with a tool error.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}`;
+const toolTestErrorHandling = '{"name":"test_error_handling","description":"Always fails with a tool error.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}';
 
-const toolTestImageContent = String.raw`{"name":"test_image_content","description":"Returns a 1x1 red PNG.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}`;
+const toolTestImageContent = '{"name":"test_image_content","description":"Returns a 1x1 red PNG.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}';
 
-const toolTestInputRequiredResultCapabilities = String.raw`{"name":"test_input_required_result_capabilities","description":"2026: asks only for what the client declared.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}`;
+const toolTestInputRequiredResultCapabilities = '{"name":"test_input_required_result_capabilities","description":"2026: asks only for what the client declared.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}';
 
-const toolTestInputRequiredResultElicitation = String.raw`{"name":"test_input_required_result_elicitation","description":"2026: asks the user's name through an input_required round.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}`;
+const toolTestInputRequiredResultElicitation = '{"name":"test_input_required_result_elicitation","description":"2026: asks the user\'s name through an input_required round.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}';
 
-const toolTestInputRequiredResultListRoots = String.raw`{"name":"test_input_required_result_list_roots","description":"2026: asks for the client's roots through an input_required round.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}`;
+const toolTestInputRequiredResultListRoots = '{"name":"test_input_required_result_list_roots","description":"2026: asks for the client\'s roots through an input_required round.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}';
 
-const toolTestInputRequiredResultMultiRound = String.raw`{"name":"test_input_required_result_multi_round","description":"2026: asks in two rounds.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}`;
+const toolTestInputRequiredResultMultiRound = '{"name":"test_input_required_result_multi_round","description":"2026: asks in two rounds.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}';
 
-const toolTestInputRequiredResultMultipleInputs = String.raw`{"name":"test_input_required_result_multiple_inputs","description":"2026: asks for a name, a greeting and the roots in one round.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}`;
+const toolTestInputRequiredResultMultipleInputs = '{"name":"test_input_required_result_multiple_inputs","description":"2026: asks for a name, a greeting and the roots in one round.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}';
 
-const toolTestInputRequiredResultRequestState = String.raw`{"name":"test_input_required_result_request_state","description":"2026: round-trips a sealed requestState.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}`;
+const toolTestInputRequiredResultRequestState = '{"name":"test_input_required_result_request_state","description":"2026: round-trips a sealed requestState.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}';
 
-const toolTestInputRequiredResultSampling = String.raw`{"name":"test_input_required_result_sampling","description":"2026: asks the model through an input_required round.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}`;
+const toolTestInputRequiredResultSampling = '{"name":"test_input_required_result_sampling","description":"2026: asks the model through an input_required round.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}';
 
-const toolTestInputRequiredResultTamperedState = String.raw`{"name":"test_input_required_result_tampered_state","description":"2026: rejects a tampered requestState.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}`;
+const toolTestInputRequiredResultTamperedState = '{"name":"test_input_required_result_tampered_state","description":"2026: rejects a tampered requestState.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}';
 
-const toolTestLoggingTool = String.raw`{"name":"test_logging_tool","description":"Logs at every level; the 2026 era sends nothing unless the request set a log level.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}`;
+const toolTestLoggingTool = '{"name":"test_logging_tool","description":"Logs at every level; the 2026 era sends nothing unless the request set a log level.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}';
 
-const toolTestMissingCapability = String.raw`{"name":"test_missing_capability","description":"Needs sampling; refuses clients that did not declare it.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}`;
+const toolTestMissingCapability = '{"name":"test_missing_capability","description":"Needs sampling; refuses clients that did not declare it.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}';
 
-const toolTestMultipleContentTypes = String.raw`{"name":"test_multiple_content_types","description":"Returns text, an image and an embedded resource.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}`;
+const toolTestMultipleContentTypes = '{"name":"test_multiple_content_types","description":"Returns text, an image and an embedded resource.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}';
 
-const toolTestReconnection = String.raw`{"name":"test_reconnection","description":"Reports progress over a while, so that its SSE stream can be resumed.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}`;
+const toolTestReconnection = '{"name":"test_reconnection","description":"Reports progress over a while, so that its SSE stream can be resumed.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}';
 
-const toolTestSampling = String.raw`{"name":"test_sampling","description":"Asks the client's model to answer a prompt.","inputSchema":{"type":"object","properties":{"prompt":{"type":"string","description":"The prompt to send to the LLM"}},"required":["prompt"],"additionalProperties":false}}`;
+const toolTestSampling = '{"name":"test_sampling","description":"Asks the client\'s model to answer a prompt.","inputSchema":{"type":"object","properties":{"prompt":{"type":"string","description":"The prompt to send to the LLM"}},"required":["prompt"],"additionalProperties":false}}';
 
-const toolTestSimpleText = String.raw`{"name":"test_simple_text","description":"Returns a simple text response.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}`;
+const toolTestSimpleText = '{"name":"test_simple_text","description":"Returns a simple text response.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}';
 
-const toolTestStreamingElicitation = String.raw`{"name":"test_streaming_elicitation","description":"2026: elicits mid-call; the answer must come as an input_required round, never as a request on the stream.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}`;
+const toolTestStreamingElicitation = '{"name":"test_streaming_elicitation","description":"2026: elicits mid-call; the answer must come as an input_required round, never as a request on the stream.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}';
 
-const toolTestToolWithLogging = String.raw`{"name":"test_tool_with_logging","description":"Sends three info log messages while it runs.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}`;
+const toolTestToolWithLogging = '{"name":"test_tool_with_logging","description":"Sends three info log messages while it runs.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}';
 
-const toolTestToolWithProgress = String.raw`{"name":"test_tool_with_progress","description":"Reports progress 0, 50 and 100 of 100.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}`;
+const toolTestToolWithProgress = '{"name":"test_tool_with_progress","description":"Reports progress 0, 50 and 100 of 100.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}';
 
-const toolTestToolWithTask = String.raw`{"name":"test_tool_with_task","description":"Tasks extension: asks the user's name before it becomes a task, then greets them from the task.","inputSchema":{"type":"object","properties":{},"additionalProperties":false},"execution":{"taskSupport":"required"}}`;
+const toolTestToolWithTask = '{"name":"test_tool_with_task","description":"Tasks extension: asks the user\'s name before it becomes a task, then greets them from the task.","inputSchema":{"type":"object","properties":{},"additionalProperties":false},"execution":{"taskSupport":"required"}}';
 
-const toolTestTriggerPromptChange = String.raw`{"name":"test_trigger_prompt_change","description":"Diagnostic hook of the conformance suite: announces that the prompt list changed (notifications/prompts/list_changed) to every listening client.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}`;
+const toolTestTriggerPromptChange = '{"name":"test_trigger_prompt_change","description":"Diagnostic hook of the conformance suite: announces that the prompt list changed (notifications/prompts/list_changed) to every listening client.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}';
 
-const toolTestTriggerToolChange = String.raw`{"name":"test_trigger_tool_change","description":"Diagnostic hook of the conformance suite: announces that the tool list changed (notifications/tools/list_changed) to every listening client.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}`;
+const toolTestTriggerToolChange = '{"name":"test_trigger_tool_change","description":"Diagnostic hook of the conformance suite: announces that the tool list changed (notifications/tools/list_changed) to every listening client.","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}';
 
 const resourceStaticBinary: WireResource = JSON.parse(String.raw`{
   "uri": "test://static-binary",
