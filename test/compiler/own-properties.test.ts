@@ -88,7 +88,7 @@ describe("own-property checks", () => {
     expect(code).toContain("const $proto = Object.prototype, $protoOf = Object.getPrototypeOf;");
     expect(code).not.toContain("Object.keys(");
     expect(code.match(/for\(const key\d+ in data\d*\)\{if\(!func\d+\.call\(data\d*, key\d+\)\)continue;/g)?.length).toBe(4); // top, nested, and open twice (patternProperties, propertyNames)
-    expect(compile(LOOPS_ONLY).code).toMatch(/^"use strict";\nconst \$hasOwn = Object\.prototype\.hasOwnProperty;\n.*for\(const key0 in data\)\{if\(!\$hasOwn\.call\(data, key0\)\)continue;/s);
+    expect(compile(LOOPS_ONLY).code).toMatch(/^"use strict";const \$hasOwn = Object\.prototype\.hasOwnProperty;\n.*for\(const key0 in data\)\{if\(!\$hasOwn\.call\(data, key0\)\)continue;/s);
     const inString = 'const x = "data.id !== undefined && func0.call(data, \\"id\\") for(const key0 of Object.keys(data)){";';
     expect(plainOwnChecks(`const func0 = Object.prototype.hasOwnProperty;${inString}`)).toBe(`const func0 = Object.prototype.hasOwnProperty;${inString}`);
   });
