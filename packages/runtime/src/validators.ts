@@ -33,8 +33,7 @@ export function equal(a: unknown, b: unknown): boolean {
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return a !== a && b !== b; // NaN, as ajv's
   const array = Array.isArray(a);
   if (array !== Array.isArray(b)) return false;
-  const proto = Object.getPrototypeOf(a);
-  if (proto !== Object.getPrototypeOf(b) || (proto !== (array ? Array.prototype : Object.prototype) && proto !== null)) return deepEqual(a, b);
+  if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b) || !isJsonContainer(a, array)) return deepEqual(a, b);
   if (array) {
     const other = b as unknown[];
     if (a.length !== other.length) return false;
@@ -46,6 +45,13 @@ export function equal(a: unknown, b: unknown): boolean {
   for (const name of names) if (!Object.hasOwn(b, name) || !equal((a as Record<string, unknown>)[name], (b as Record<string, unknown>)[name])) return false;
   return true;
 }
+
+/** An array or object that compares by its members: its prototype is `Array.prototype` (`Object.prototype`) or none. */
+function isJsonContainer(value: object, array: boolean): boolean {
+  const proto = Object.getPrototypeOf(value);
+  return proto === (array ? Array.prototype : Object.prototype) || proto === null;
+}
+
 export const ucs2length = cjsDefault(ucs2lengthModule);
 export const uri: { code: string } = cjsDefault(uriModule);
 export const ValidationError = cjsDefault(validationErrorModule);
@@ -180,9 +186,9 @@ export const PAIRWISE_MAX = 16;
 
 /** The canonical JSON text of a JSON object or array (object keys sorted), or undefined if it is not one. */
 function canonical(value: object): string | undefined {
-  const proto = Object.getPrototypeOf(value);
-  if (Array.isArray(value)) {
-    if (proto !== Array.prototype) return undefined;
+  const array = Array.isArray(value);
+  if (!isJsonContainer(value, array)) return undefined;
+  if (array) {
     let text = "[";
     for (let k = 0; k < value.length; k++) {
       const item = member(value[k]);
@@ -191,7 +197,6 @@ function canonical(value: object): string | undefined {
     }
     return `${text}]`;
   }
-  if (proto !== Object.prototype && proto !== null) return undefined;
   const record = value as Record<string, unknown>;
   const names = Object.keys(record).sort();
   let text = "{";
