@@ -8,16 +8,16 @@
 /** Nothing asked yet (a key can be `undefined`: a header that is absent). */
 const NONE: unique symbol = Symbol("none");
 
-/** `map.get(key)`, the last key and its value remembered. The map must not change. */
+/** `lookup(key)`, the last key and its value remembered: `lookup` must give a key the same value every time. */
 export class LastLookup<K, V> {
   #key: K | typeof NONE = NONE;
   #value: V | undefined;
 
-  constructor(private readonly map: ReadonlyMap<K, V>) {}
+  constructor(private readonly lookup: (key: K) => V) {}
 
-  get(key: K): V | undefined {
-    if (key === this.#key) return this.#value;
-    const value = this.map.get(key);
+  get(key: K): V {
+    if (key === this.#key) return this.#value as V;
+    const value = this.lookup(key);
     this.#key = key;
     this.#value = value;
     return value;
@@ -27,13 +27,11 @@ export class LastLookup<K, V> {
 /**
  * A small bounded memo: values computed once per key, at most `capacity` kept. At capacity the whole table
  * is dropped and refilled; the keys it serves (header values a few clients send, tool names) are few, so
- * that is rare and cheaper than tracking recency on every hit. The last key and its value are remembered
- * besides (`compute` gives a key the same value every time).
+ * that is rare and cheaper than tracking recency on every hit. The last key is remembered besides.
  */
 export class BoundedCache<K, V> {
   readonly #entries = new Map<K, V>();
-  #lastKey: K | typeof NONE = NONE;
-  #lastValue: V | undefined;
+  readonly #last = new LastLookup((key: K) => this.#lookup(key));
 
   constructor(
     private readonly capacity: number,
@@ -41,19 +39,20 @@ export class BoundedCache<K, V> {
   ) {}
 
   get(key: K): V {
-    if (key === this.#lastKey) return this.#lastValue as V;
+    return this.#last.get(key);
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  #lookup(key: K): V {
     let value = this.#entries.get(key);
     if (value === undefined && !this.#entries.has(key)) {
       value = this.compute(key);
       if (this.#entries.size >= this.capacity) this.#entries.clear();
       this.#entries.set(key, value);
     }
-    this.#lastKey = key;
-    this.#lastValue = value;
     return value as V;
-  }
-
-  get size(): number {
-    return this.#entries.size;
   }
 }

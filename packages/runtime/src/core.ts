@@ -36,7 +36,7 @@ export class Core implements Services {
   readonly results: Results;
   readonly tools = new Map<string, ToolSlot>();
   /** `tools.get`, the last name remembered (cache.ts). */
-  readonly toolNamed = new LastLookup(this.tools);
+  readonly toolNamed = new LastLookup((name: string) => this.tools.get(name));
   /** Resources, prompts and completion: loaded on the first request that needs them. */
   readonly primitives: Lazy<Primitives>;
   readonly pages: ListPages;

@@ -20,7 +20,7 @@ export type ProtocolVersion = (typeof VERSIONS)[number]["version"];
 
 const RANK: ReadonlyMap<string, { readonly rank: number; readonly era: Era }> = new Map(VERSIONS.map(({ version, era }, rank) => [version, { rank, era }]));
 /** `RANK` for `eraOf`, which is asked of the same header or `_meta` value request after request. */
-const ERA_LOOKUP = new LastLookup(RANK);
+const ERA_LOOKUP = new LastLookup((version: string) => RANK.get(version));
 
 /** Stateless revisions: version, client info and capabilities travel in every request's `_meta`. */
 export const MODERN_PROTOCOL_VERSIONS: readonly string[] = VERSIONS.filter((v) => v.era === "modern").map((v) => v.version).reverse();

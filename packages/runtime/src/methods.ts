@@ -143,7 +143,7 @@ export const METHODS: ReadonlyMap<string, Method> = new Map<string, Method>([
 ]);
 
 /** `METHODS`, the last method remembered: a client sends the same one request after request. */
-const METHOD_LOOKUP = new LastLookup(METHODS);
+const METHOD_LOOKUP = new LastLookup((method: string) => METHODS.get(method));
 
 /** Answers `ctx` from the table, or -32601 when its method does not exist in its era. */
 export function answer(host: MethodHost, ctx: RequestContext): Reply {
