@@ -14,11 +14,12 @@
  *   node bench/build.mjs [--sizes 10,100,1000] [--fixture reference|heavy] [--runs N] [--seed N] [--profile] [--json] [--keep]
  *   node bench/build.mjs --against <checkout> [--sizes 1000] [--runs N] ...
  *
- * --against compares this checkout's compiler with another's (its `dist/compiler/`, built), for the largest
- * size: each on its own copy of the fixture, the two alternating run by run so that both see the same load,
- * in two scenarios: edit 1 tool (cache on, after a first build of each) and cold without writing (cache off,
- * `check`: all but the file system's part). It prints each side's median and range and the median of the
- * paired differences (this − other); --runs N pairs of each (default 8).
+ * --against compares this checkout's compiler with another's (built: its bundle, or `dist/compiler/` in a
+ * checkout from before the bundle), for the largest size: each on its own copy of the fixture, the two
+ * alternating run by run so that both see the same load, in two scenarios: edit 1 tool (cache on, after a
+ * first build of each) and cold without writing (cache off, `check`: all but the file system's part). It
+ * prints each side's median and range and the median of the paired differences (this − other); --runs N
+ * pairs of each (default 8).
  *
  * --fixture picks the size of each tool (bench/lib/fixtures.mjs): `reference` (default) is calibrated on the
  * workload the targets were set against, whose 1,000 tools ajv compiles, with its default options, into
@@ -68,7 +69,7 @@ function main() {
   const started = performance.now();
   if (args.against) {
     try {
-      const result = against(Math.max(...args.sizes), path.resolve(args.against, "dist/compiler/index.js"));
+      const result = against(Math.max(...args.sizes), compilerOf(path.resolve(args.against)));
       process.stdout.write(args.json ? JSON.stringify(result, null, 2) + "\n" : reportAgainst(result));
     } finally {
       if (args.keep) log(`kept ${root}`);
@@ -259,6 +260,15 @@ function profile(size) {
     emitParts: parts.steps.map(([name, ms]) => ({ name, ms: Math.round(ms) })),
     cpu,
   };
+}
+
+/**
+ * The compiler of another checkout as `mcpgen` resolves to in it: its bundle (`dist/bundle/index.js`, what
+ * this checkout's side runs too), or, for a checkout from before the bundle, `dist/compiler/index.js`.
+ */
+function compilerOf(checkout) {
+  const bundle = path.join(checkout, "dist/bundle/index.js");
+  return existsSync(bundle) ? bundle : path.join(checkout, "dist/compiler/index.js");
 }
 
 /**
