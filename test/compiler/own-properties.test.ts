@@ -91,6 +91,9 @@ describe("own-property checks", () => {
     expect(compile(LOOPS_ONLY).code).toMatch(/^"use strict";const \$hasOwn = Object\.prototype\.hasOwnProperty;\n.*for\(const key0 in data\)\{if\(!\$hasOwn\.call\(data, key0\)\)continue;/s);
     const inString = 'const x = "data.id !== undefined && func0.call(data, \\"id\\") for(const key0 of Object.keys(data)){";';
     expect(plainOwnChecks(`const func0 = Object.prototype.hasOwnProperty;${inString}`)).toBe(`const func0 = Object.prototype.hasOwnProperty;${inString}`);
+    // Literals ending in escaped backslashes, and an escaped quote after one: where each literal ends.
+    const escapes = 'const func0 = Object.prototype.hasOwnProperty;const z = "q \\\\\\" for(const key0 of Object.keys(data)){ x";const y = "a \\\\";for(const key1 of Object.keys(data)){';
+    expect(plainOwnChecks(escapes)).toBe(escapes.replace("for(const key1 of Object.keys(data)){", "for(const key1 in data){if(!func0.call(data, key1))continue;"));
   });
 
   it("give ajv's verdicts and errors, also once optimized", () => {
