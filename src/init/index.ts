@@ -44,9 +44,9 @@ export async function init(dir: string, options: InitOptions = {}, progress: (me
   const config = resolveInitConfig(dir, options);
   await assertNewOrEmpty(config.dir);
   const tarballs = await Promise.all(config.vendor.map((pkg) => packed(pkg, progress)));
-  const files = scaffold(config);
-  await writeNew(config.dir, new Map<string, string | Uint8Array>([...files, ...config.vendor.map((pkg, i) => [pkg.file, tarballs[i]!] as const)]));
-  return { dir: config.dir, name: config.name, files: [...files.keys(), ...config.vendor.map((pkg) => pkg.file)].sort() };
+  const files = new Map<string, string | Uint8Array>([...scaffold(config), ...config.vendor.map((pkg, i) => [pkg.file, tarballs[i]!] as const)]);
+  await writeNew(config.dir, files);
+  return { dir: config.dir, name: config.name, files: [...files.keys()].sort() };
 }
 
 const packs = new Map<string, Promise<Uint8Array>>();

@@ -1,14 +1,14 @@
 // Unit tests of the small pieces every stage relies on: config resolution, names, escaping, ESM rewrite.
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { describe, expect, it } from "vitest";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { PackCache } from "../../dist/compiler/cache.js";
 import { resolveConfig } from "../../dist/compiler/config.js";
 import { pointerGet, pointerJoin, pointerParse } from "../../dist/compiler/diagnostics.js";
 import { toEsm } from "../../dist/compiler/emit/validators.js";
 import { docComment, jsonLiteral, render } from "../../dist/compiler/emit/render.js";
 import { ident, typeName } from "../../dist/compiler/names.js";
+import { tempProject } from "./helpers.js";
 
 describe("resolveConfig", () => {
   it("resolves every option, with pinned defaults", () => {
@@ -37,16 +37,8 @@ describe("resolveConfig", () => {
 });
 
 describe("PackCache", () => {
-  const dirs: string[] = [];
-  const fresh = async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), "mcpgen-cache-"));
-    dirs.push(dir);
-    return dir;
-  };
-  afterAll(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));
-
   it("keeps what a build set, and only what the last build used", async () => {
-    const dir = await fresh();
+    const dir = await tempProject();
     const first = new PackCache(dir);
     expect(first.get("a")).toBeUndefined();
     first.set("a", "alpha ✓"); // multi-byte UTF-8: lengths are bytes, not characters
@@ -73,7 +65,7 @@ describe("PackCache", () => {
   });
 
   it("keeps entries a build vouched for without reading them", async () => {
-    const dir = await fresh();
+    const dir = await tempProject();
     const first = new PackCache(dir);
     first.set("a", "alpha ✓");
     first.set("b", "beta");
@@ -88,7 +80,7 @@ describe("PackCache", () => {
   });
 
   it("writes a few new entries beside a large pack, and one pack again once much of it goes unused", async () => {
-    const dir = await fresh();
+    const dir = await tempProject();
     const big = "x".repeat(4000);
     const first = new PackCache(dir);
     for (const k of ["a", "b", "c"]) first.set(k, big + k);
@@ -121,7 +113,7 @@ describe("PackCache", () => {
   });
 
   it("treats a damaged pack as empty and replaces it", async () => {
-    const dir = await fresh();
+    const dir = await tempProject();
     const cache = new PackCache(dir);
     cache.set("a", "alpha");
     cache.save();

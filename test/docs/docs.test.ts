@@ -1,14 +1,13 @@
 // `mcpgen docs`: the catalog of the example server and of a fixture whose every text is hostile, compared with
 // golden files (update with `npx vitest run test/docs/docs.test.ts -u`), the escaping rules, and the command.
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { renderDocs } from "../../dist/docs/index.js";
 import { code, text } from "../../dist/docs/markdown.js";
 import { escape } from "../../dist/docs/html.js";
 import { rows } from "../../dist/docs/model.js";
-import { REPO } from "../compiler/helpers.js";
+import { REPO, tempProject } from "../compiler/helpers.js";
 import { mcpgen } from "../ship/helpers.js";
 import { DOCS_CASES } from "./cases.js";
 
@@ -58,16 +57,8 @@ describe("rows", () => {
 });
 
 describe("mcpgen docs", () => {
-  const dirs: string[] = [];
-  const temp = async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), "mcpgen-docs-"));
-    dirs.push(dir);
-    return dir;
-  };
-  afterAll(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));
-
   it("writes the format asked for into --out, and replaces only its own files", async () => {
-    const dir = await temp();
+    const dir = await tempProject();
     const md = await mcpgen(REPO, "docs", "schemas", "--out", dir, "--format", "md");
     expect(md.code, md.stderr).toBe(0);
     expect(md.stderr).toContain("index.md");
@@ -85,7 +76,7 @@ describe("mcpgen docs", () => {
     const bad = await mcpgen(REPO, "docs", "schemas", "--format", "pdf");
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/Allowed choices are md, html, both/);
-    const dir = await temp();
+    const dir = await tempProject();
     const missing = await mcpgen(dir, "docs", "nowhere");
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/nowhere/);
