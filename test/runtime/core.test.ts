@@ -7,6 +7,7 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createServer, ERROR_TABLE, resolveServerOptions, structured, ToolError, type Registry } from "../../packages/runtime/src/index.js";
 import { ToolCall } from "../../packages/runtime/src/call.js";
+import { Pending } from "../../packages/runtime/src/pending.js";
 import { describeValidationErrors } from "../../packages/runtime/src/validation.js";
 import { loads, registry } from "./helpers/fixtures.js";
 import { until } from "../helpers/wait.js";
@@ -425,7 +426,7 @@ describe("tools/call", () => {
     expect(await h.call("hidden_tool")).toEqual({ content: [{ type: "text", text: "you found me" }] });
   });
 
-  it("answers at once when the handler does, and through a promise when it awaits", async () => {
+  it("answers at once when the handler does, and as a Pending when it awaits", async () => {
     const handlers = {
       sync: ({ text }: { text: string }) => `now: ${text}`,
       async: async ({ text }: { text: string }) => `later: ${text}`,
@@ -442,7 +443,7 @@ describe("tools/call", () => {
     expect(JSON.parse(sync as string).result).toEqual({ content: [{ type: "text", text: "now: hi" }] });
     expect(JSON.parse(call("throws") as string).result).toEqual({ content: [{ type: "text", text: "no" }], isError: true });
     const later = call("async");
-    expect(later).toBeInstanceOf(Promise);
+    expect(later).toBeInstanceOf(Pending);
     expect(JSON.parse((await later) as string).result).toEqual({ content: [{ type: "text", text: "later: hi" }] });
     // The id of an answered call is free again at once.
     expect(JSON.parse(h.conn.handle({ jsonrpc: "2.0", id: 99, method: "tools/call", params: { name: "sync", arguments: { text: "a" } } }) as string).id).toBe(99);
@@ -489,7 +490,7 @@ describe("tools/call", () => {
     console.error = (...args: unknown[]) => void logged.push(args);
     try {
       const reply = call(2);
-      expect(reply).toBeInstanceOf(Promise);
+      expect(reply).toBeInstanceOf(Pending);
       expect(await reply).toBe('{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"Internal error"}}');
     } finally {
       Object.defineProperty(ToolCall.prototype, "fail", fail);

@@ -12,6 +12,7 @@ import { isLegacy, isModern, LATEST_LEGACY_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_
 import { logInternalError, refuse, resultResponse } from "./errors.js";
 import type { Invocation } from "./invocation.js";
 import { answer, type MethodHost } from "./methods.js";
+import { Pending } from "./pending.js";
 import type { Primitives } from "./primitives.js";
 import {
   clip,
@@ -50,8 +51,8 @@ export class Connection implements MethodHost {
   #logThreshold: number = LOG_LEVEL_RANK.info;
   /** Handler-backed requests in progress, by id, for `notifications/cancelled`. */
   readonly #inFlight = new CallTable<Cancellable>();
-  /** The promise `start` last returned: an invocation's, which never rejects (see `handle`). */
-  #unfailing: Promise<string | undefined> | undefined = undefined;
+  /** The reply `start` last returned when it was one to wait for: an invocation's, which never rejects (see `handle`). */
+  #unfailing: Promise<string | undefined> | Pending | undefined = undefined;
   /** 2026 era: open `subscriptions/listen` requests, by id (they do not keep the connection busy). */
   readonly #listens = new Map<RequestId, { listener: Listener; end: (response: string | undefined) => void }>();
   #closed = false;
@@ -93,13 +94,14 @@ export class Connection implements MethodHost {
   handle(message: unknown, sink: Sink = this.sink): Reply {
     // The message boundary: whatever a message does to the runtime costs that message one error response,
     // never the connection (a stdio process, every session of an HTTP server). Every error response built on
-    // the way is reported to the sink by its kind (HTTP takes its status from that). A call's own promise
-    // answers its failures itself (Invocation.crashed) and is passed on as it is.
+    // the way is reported to the sink by its kind (HTTP takes its status from that). A call's own promise (or
+    // `Pending`) answers its failures itself (Invocation.crashed) and is passed on as it is.
     try {
       const reply = this.#dispatch(message, sink);
       const unfailing = this.#unfailing;
       this.#unfailing = undefined;
-      return typeof reply !== "object" || reply === unfailing ? reply : reply.catch((error: unknown) => crashed(sink, error, message));
+      if (typeof reply !== "object" || reply === unfailing || reply instanceof Pending) return reply;
+      return reply.catch((error: unknown) => crashed(sink, error, message));
     } catch (error) {
       return crashed(sink, error, message);
     }

@@ -9,6 +9,7 @@ import type { AuthInfo, ListKind } from "./handler.js";
 import type { ErrorKind } from "./errors.js";
 import type { InputMethod, Outgoing, RequestStateCodec } from "./input.js";
 import type { ResolvedServerOptions } from "./options.js";
+import type { Pending } from "./pending.js";
 import type { RequestId } from "./protocol.js";
 import type { Results } from "./results.js";
 
@@ -33,8 +34,8 @@ export interface Sink {
   failed?(kind: ErrorKind): void;
 }
 
-/** A response to send, none (notifications, cancelled requests), or either later. */
-export type Reply = string | undefined | Promise<string | undefined>;
+/** A response to send, none (notifications, cancelled requests), or either later (`Pending`: a call waiting for its handler). */
+export type Reply = string | undefined | Promise<string | undefined> | Pending;
 
 /** What an `initialize` established (2025 era). */
 export interface LegacySession {

@@ -25,6 +25,7 @@ import type {
 import { ClientRequestError, ToolError } from "./handler.js";
 import { INPUT_METHODS, isAnswer, type InputMethod, type SealedInput, type StateBinding } from "./input.js";
 import { idJson } from "./json.js";
+import { Pending } from "./pending.js";
 import { isObject, logLevelRank, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, type RequestId } from "./protocol.js";
 import type { Cancellable, Channel, Reply, RequestContext, Sink, TaskHooks } from "./context.js";
 
@@ -72,8 +73,8 @@ export abstract class Invocation implements ToolContext, Cancellable {
   private declare readonly logThreshold: number | undefined;
   private declare lastProgress: number;
   private declare done: boolean;
-  /** Answers a waiting call with what settled first (see `call`). */
-  private declare settle: ((outcome: unknown) => void) | undefined;
+  /** A waiting call's response, resolved by what settles first (see `call`). */
+  private declare pending: Pending | undefined;
   /** 2026 era: answers of earlier rounds, from a verified `requestState`. */
   private declare sealed: SealedInput | undefined;
   private declare round: Round | undefined;
@@ -104,7 +105,7 @@ export abstract class Invocation implements ToolContext, Cancellable {
     this.logThreshold = modern ? logLevelRank(meta?.[META_LOG_LEVEL]) : undefined;
     this.lastProgress = -Infinity;
     this.done = false;
-    this.settle = undefined;
+    this.pending = undefined;
     this.sealed = undefined;
     this.round = undefined;
     this.inputSeq = 0;
@@ -202,7 +203,7 @@ export abstract class Invocation implements ToolContext, Cancellable {
       this.cancelled = true;
       this.cancelReason = reason;
       this.controller?.abort(reason);
-      this.settle?.(CANCELLED);
+      this.settle(CANCELLED);
       this.stopInput(reason, true);
       this.conn.release(this);
     }
@@ -211,10 +212,10 @@ export abstract class Invocation implements ToolContext, Cancellable {
 
   /**
    * Runs the pipeline: the serialized response, or `undefined` when cancelled. Given at once when nothing on
-   * the way waits (a synchronous handler), else as a promise that never rejects; no async function on the
-   * common path, which most calls take (prepared at once, an async handler).
+   * the way waits (a synchronous handler), else later, never rejecting: on the common path (prepared at once,
+   * an async handler) as a `Pending`, with no promise of the runtime's own; after a load, as a promise.
    */
-  run(): string | undefined | Promise<string | undefined> {
+  run(): Reply {
     try {
       const early = this.prepare();
       if (early !== undefined) return typeof early === "string" ? this.end(early) : this.runAfter(early);
@@ -249,9 +250,9 @@ export abstract class Invocation implements ToolContext, Cancellable {
   /**
    * Calls the handler. Its promise is raced against cancellation and (2026 era) against a round of input
    * requests, which call `settle` too: a handler ignoring its signal, or waiting for an answer, cannot wedge
-   * the request; what settles first is answered. The promise returned never rejects (see `crashed`).
+   * the request; what settles first is answered. The `Pending` returned never rejects (see `crashed`).
    */
-  private call(): string | undefined | Promise<string | undefined> {
+  private call(): string | undefined | Pending {
     let value: unknown;
     try {
       this.taskRun?.started();
@@ -261,20 +262,23 @@ export abstract class Invocation implements ToolContext, Cancellable {
     }
     if (!isThenable(value)) return this.end(this.success(value));
     this.running = value;
-    return new Promise((resolve) => {
-      let open = true;
-      const settle = (outcome: unknown, failed?: true): void => {
-        if (!open) return;
-        open = false;
-        resolve(this.settled(outcome, failed));
-      };
-      this.settle = settle;
-      try {
-        value.then(settle, (error: unknown) => settle(error, true));
-      } catch (error) {
-        settle(error, true); // a thenable whose then() throws
-      }
-    });
+    const pending = new Pending();
+    this.pending = pending;
+    try {
+      value.then(
+        (outcome) => this.settle(outcome),
+        (error: unknown) => this.settle(error, true),
+      );
+    } catch (error) {
+      this.settle(error, true); // a thenable whose then() throws
+    }
+    return pending;
+  }
+
+  /** Answers a waiting call with `outcome` (what the handler threw, if `failed`) unless something did first. */
+  private settle(outcome: unknown, failed?: true): void {
+    const pending = this.pending;
+    if (pending?.open) pending.resolve(this.settled(outcome, failed));
   }
 
   /** The response to what settled first: the handler's value (or, `failed`, what it threw), or a signal. */
@@ -393,7 +397,7 @@ export abstract class Invocation implements ToolContext, Cancellable {
       const round = (this.round ??= newRound());
       round.asked.set(key, { method, params });
       // Asks made together (Promise.all) land in one input_required result.
-      round.timer ??= setTimeout(() => this.settle?.(INPUT_REQUIRED), 0);
+      round.timer ??= setTimeout(() => this.settle(INPUT_REQUIRED), 0);
       return new Promise((_resolve, reject) => round.stops.push(reject));
     }
     if (this.sink.streaming === false) {

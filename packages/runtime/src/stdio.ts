@@ -8,6 +8,7 @@
 import type { Readable, Writable } from "node:stream";
 import { errorResponse, logInternalError } from "./errors.js";
 import { parseMessage } from "./json.js";
+import { Pending } from "./pending.js";
 import { settledWithin } from "./connection.js";
 import type { Server } from "./server.js";
 
@@ -138,7 +139,8 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSes
     if (typeof response === "string") write(response);
     else if (response !== undefined) {
       answering++;
-      void response.then(reply, crashed);
+      if (response instanceof Pending) response.whenAnswered(reply);
+      else void response.then(reply, crashed);
     }
   };
 
