@@ -25,6 +25,8 @@
  *
  *   node bench/run.mjs [--quick] [--rounds N] [--peers mcpgen,sdk-v1,sdk-v2,echo] [--json] [--keep]
  *                      [--profile]   (after the rounds: CPU profiles of mcpgen's 2025 and 2026 add paths and cold start)
+ *                      [--gc]        (after the rounds: young-generation collections per pipelined `add` call,
+ *                                     every peer with bench/lib/gc-count.mjs preloaded, the peers taking turns)
  *                      [--v2-json-schema]   (SDK v2's 100 tools get raw JSON Schema via its fromJsonSchema, not zod)
  * Expects a compiled dist/ (`npm run bench` runs `npm run build` first).
  */
@@ -41,6 +43,7 @@ import { setUp } from "./stdio/setup.mjs";
 
 const REPO = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const SERVERS = path.join(REPO, "bench", "stdio", "servers");
+const GC_COUNT = path.join(REPO, "bench", "lib", "gc-count.mjs");
 const DEPTH = 64;
 
 /**
@@ -148,6 +151,7 @@ async function main() {
       summary: summarizeRounds(peers, rounds),
       rounds,
       profile: args.profile ? await profileMcpgen(peers.find((p) => p.key === "mcpgen"), root) : undefined,
+      gc: args.gc ? await benchGc(peers, root) : undefined,
       setupMs: Math.round(setupMs),
       benchMs: 0,
     };
@@ -457,6 +461,59 @@ async function profileMcpgen(peer, root) {
   return profiles;
 }
 
+/**
+ * --gc: how often each peer's young generation fills under the pipelined `add` load (2025 era, and 2026 for
+ * the peers that speak it), on fresh processes with bench/lib/gc-count.mjs preloaded: after a warm-up, the
+ * pipelined phase in slices, the processes taking turns. What a server allocates per call sets how often it
+ * pauses for a scavenge, and each pause costs about the same whoever allocated.
+ */
+async function benchGc(peers, root) {
+  log("gc: young-generation collections under pipelined add");
+  const runs = [];
+  try {
+    for (const peer of peers) {
+      for (const era of MODERN_PEERS.includes(peer.key) ? ["2025", "2026"] : ["2025"]) {
+        const p = spawnPeer({ ...peer.add, args: ["--import", GC_COUNT, ...peer.add.args], cwd: root });
+        runs.push({ peer: peer.key, era, p, call: era === "2025" ? addCall : modernAddCall, calls: 0, young: 0, pauseMs: 0 });
+        if (era === "2025") await p.handshake();
+        await closedLoop(p, { depth: DEPTH, durationMs: plan.warmMs, ...runs.at(-1).call });
+      }
+    }
+    for (let s = 0; s < plan.slices; s++) {
+      for (const run of s % 2 ? [...runs].reverse() : runs) {
+        await gcReport(run.p);
+        run.calls += (await closedLoop(run.p, { depth: DEPTH, durationMs: plan.pipeMs / plan.slices, ...run.call })).calls;
+        const counted = await gcReport(run.p);
+        run.young += counted.young[0];
+        run.pauseMs += counted.young[1];
+      }
+    }
+  } finally {
+    for (const { p } of runs) await p.close();
+  }
+  return runs.map(({ peer, era, calls, young, pauseMs }) => ({
+    peer,
+    era,
+    calls,
+    callsPerCollection: young ? Math.round(calls / young) : undefined,
+    pauseNsPerCall: Math.round((pauseMs * 1e6) / calls),
+  }));
+}
+
+/** Asks a process preloaded with gc-count.mjs for what it counted since it was last asked. */
+async function gcReport(p) {
+  const marker = "mcpgen-bench-gc ";
+  p.stderr = "";
+  process.kill(p.pid, "SIGUSR2");
+  for (let waited = 0; waited < 5000; waited += 10) {
+    const at = p.stderr.indexOf(marker);
+    const end = at === -1 ? -1 : p.stderr.indexOf("\n", at);
+    if (end !== -1) return JSON.parse(p.stderr.slice(at + marker.length, end));
+    await sleep(10);
+  }
+  throw new Error(`no garbage-collection report from process ${p.pid} within 5 s`);
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // The readable report: a Markdown table (pasted as is into BENCHMARKS.md).
 
@@ -497,6 +554,27 @@ function report(r) {
     p("  mcpgen functions (inclusive):", ...prof.inclusiveMcpgen.map(row));
     p("");
   }
+  if (r.gc) {
+    const label = (key) => r.peers.find((peer) => peer.key === key)?.label ?? key;
+    const echo = (era) => r.gc.find((g) => g.peer === "echo" && g.era === era);
+    p(
+      `Young-generation collections (scavenges) under pipelined add (--gc; ${pl.pipeMs} ms per peer and era in ${pl.slices} slices; ` +
+        "more calls per collection: less allocated per call):",
+      "",
+      markdownTable(
+        ["peer", "era", "calls", "calls per collection", "÷ echo", "pause per call, ns"],
+        r.gc.map((g) => [
+          label(g.peer),
+          g.era,
+          g.calls.toLocaleString("en-US"),
+          g.callsPerCollection?.toLocaleString("en-US") ?? "none",
+          echo(g.era)?.callsPerCollection && g.callsPerCollection ? `${(g.callsPerCollection / echo(g.era).callsPerCollection).toFixed(2)}×` : "",
+          String(g.pauseNsPerCall),
+        ]),
+      ),
+      "",
+    );
+  }
   p(`(${r.command}; setup ${(r.setupMs / 1000).toFixed(1)} s, whole run ${(r.benchMs / 1000).toFixed(1)} s)`);
   return lines.join("\n") + "\n";
 }
@@ -527,7 +605,7 @@ const round1 = (x) => Math.round(x * 10) / 10;
 const round3 = (x) => Math.round(x * 1000) / 1000;
 
 function parseArgs(argv) {
-  const opts = { quick: false, rounds: undefined, peers: ["mcpgen", "sdk-v1", "sdk-v2", "echo"], json: false, keep: false, profile: false, v2JsonSchema: false };
+  const opts = { quick: false, rounds: undefined, peers: ["mcpgen", "sdk-v1", "sdk-v2", "echo"], json: false, keep: false, profile: false, gc: false, v2JsonSchema: false };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split("=", 2);
     const value = () => inline ?? argv[++i];
@@ -537,9 +615,10 @@ function parseArgs(argv) {
     else if (flag === "--json") opts.json = true;
     else if (flag === "--keep") opts.keep = true;
     else if (flag === "--profile") opts.profile = true;
+    else if (flag === "--gc") opts.gc = true;
     else if (flag === "--v2-json-schema") opts.v2JsonSchema = true;
     else {
-      process.stderr.write("usage: node bench/run.mjs [--quick] [--rounds N] [--peers mcpgen,sdk-v1,sdk-v2,echo] [--json] [--keep] [--profile] [--v2-json-schema]\n");
+      process.stderr.write("usage: node bench/run.mjs [--quick] [--rounds N] [--peers mcpgen,sdk-v1,sdk-v2,echo] [--json] [--keep] [--profile] [--gc] [--v2-json-schema]\n");
       process.exit(2);
     }
   }
