@@ -8,7 +8,6 @@ import type { Reply, Sink } from "../context.js";
 import { primesStreams } from "../era.js";
 import { errorResponse, type ErrorKind } from "../errors.js";
 import type { AuthInfo } from "../handler.js";
-import { Pending } from "../pending.js";
 import type { RequestId } from "../protocol.js";
 import type { ResolvedHttpOptions } from "./options.js";
 import { json, reject, stream as streamOutput, type Answer, type HttpOutput } from "./output.js";
@@ -38,7 +37,7 @@ export class Exchange implements Sink, SessionExchange {
   private cancelHook: (() => void) | undefined;
   private connection: Connection | undefined;
   /** Settles once the reply is handled. */
-  private handled: PromiseLike<unknown> = Promise.resolve();
+  private handled: Promise<void> = Promise.resolve();
   private done = false;
   private left = false;
   /** The kind of error the core answered with, if it did (the status of a 2026-era JSON answer). */
@@ -109,11 +108,6 @@ export class Exchange implements Sink, SessionExchange {
       if (this.stream) this.stream.onCancel(onStreamCancel);
       else this.cancelHook = onStreamCancel;
     }
-    if (reply instanceof Pending) {
-      reply.whenAnswered((text) => this.finish(text));
-      this.handled = reply;
-      return;
-    }
     this.handled = reply.then(
       (text) => this.finish(text),
       (error: unknown) => {
@@ -130,7 +124,7 @@ export class Exchange implements Sink, SessionExchange {
   }
 
   /** The server shuts down: the request's connection closes (a listen request then ends with its result). */
-  closeConnection(): Promise<unknown> {
+  closeConnection(): Promise<void> {
     if (!this.connection) return Promise.resolve();
     return this.connection.close(0).then(() => this.handled);
   }
