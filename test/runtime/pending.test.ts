@@ -14,16 +14,14 @@ describe("Pending", () => {
     expect(heard).toEqual(["first ok", "second ok", "late ok"]);
   });
 
-  it("keeps the first resolution: later ones change nothing, even while the first is a promise", async () => {
+  it("is claimed by its first caller only, and answers with what a promise given to resolve resolves to", async () => {
     const pending = new Pending();
+    expect(pending.claim()).toBe(true);
+    expect(pending.claim()).toBe(false);
     const heard: (string | undefined)[] = [];
     pending.whenAnswered((response) => heard.push(response));
     let release!: (text: string) => void;
-    expect(pending.open).toBe(true);
     pending.resolve(new Promise<string>((resolve) => (release = resolve)));
-    expect(pending.open).toBe(false);
-    pending.resolve("too late");
-    pending.resolve(undefined);
     await Promise.resolve();
     expect(heard).toEqual([]);
     release("from the promise");

@@ -278,7 +278,7 @@ export abstract class Invocation implements ToolContext, Cancellable {
   /** Answers a waiting call with `outcome` (what the handler threw, if `failed`) unless something did first. */
   private settle(outcome: unknown, failed?: true): void {
     const pending = this.pending;
-    if (pending?.open) pending.resolve(this.settled(outcome, failed));
+    if (pending?.claim()) pending.resolve(this.settled(outcome, failed));
   }
 
   /** The response to what settled first: the handler's value (or, `failed`, what it threw), or a signal. */

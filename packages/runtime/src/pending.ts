@@ -9,20 +9,23 @@
  * seven of its young-generation collections (BENCHMARKS.md, "Allocation per call").
  */
 export class Pending implements PromiseLike<string | undefined> {
-  #open = true;
+  #claimed = false;
   #answered = false;
   #response: string | undefined = undefined;
   #waiter: ((response: string | undefined) => void) | undefined = undefined;
 
-  /** Whether nothing has resolved it yet (the first `resolve` wins). */
-  get open(): boolean {
-    return this.#open;
+  /**
+   * Whether the caller may resolve it: `true` once, to the first caller. Claimed before the response is
+   * made, so that nothing done while making it can resolve it first.
+   */
+  claim(): boolean {
+    if (this.#claimed) return false;
+    this.#claimed = true;
+    return true;
   }
 
-  /** Resolves it to `response`, or to what `response` (a promise that never rejects) resolves to. */
+  /** Resolves it (once claimed) to `response`, or to what `response`, a promise that never rejects, resolves to. */
   resolve(response: string | undefined | Promise<string | undefined>): void {
-    if (!this.#open) return;
-    this.#open = false;
     if (typeof response === "object") this.#answerLater(response);
     else this.#answer(response);
   }
