@@ -51,8 +51,8 @@ export class Connection implements MethodHost {
   #logThreshold: number = LOG_LEVEL_RANK.info;
   /** Handler-backed requests in progress, by id, for `notifications/cancelled`. */
   readonly #inFlight = new CallTable<Cancellable>();
-  /** The reply `start` last returned when it was one to wait for: an invocation's, which never rejects (see `handle`). */
-  #unfailing: Promise<string | undefined> | Pending | undefined = undefined;
+  /** The promise `start` last returned: an invocation's, which never rejects (see `handle`). */
+  #unfailing: Promise<string | undefined> | undefined = undefined;
   /** 2026 era: open `subscriptions/listen` requests, by id (they do not keep the connection busy). */
   readonly #listens = new Map<RequestId, { listener: Listener; end: (response: string | undefined) => void }>();
   #closed = false;
@@ -100,7 +100,7 @@ export class Connection implements MethodHost {
       const reply = this.#dispatch(message, sink);
       const unfailing = this.#unfailing;
       this.#unfailing = undefined;
-      if (typeof reply !== "object" || reply === unfailing || reply instanceof Pending) return reply;
+      if (typeof reply !== "object" || reply instanceof Pending || reply === unfailing) return reply;
       return reply.catch((error: unknown) => crashed(sink, error, message));
     } catch (error) {
       return crashed(sink, error, message);
@@ -178,7 +178,7 @@ export class Connection implements MethodHost {
     if (typeof started === "string") return refuse(ctx.sink, ctx.id, "invalidParams", started);
     this.#inFlight.add(started);
     const reply = started.run();
-    if (typeof reply === "object") this.#unfailing = reply;
+    if (reply instanceof Promise) this.#unfailing = reply;
     return reply;
   }
 
