@@ -85,6 +85,19 @@ describe("stdio framing", () => {
     expect(answer).toMatchObject({ id: 1, result: { content: [{ text: "after" }] } });
   });
 
+  it("refuses an invalid envelope each time it is sent, and checks a valid one that repeats", async () => {
+    const p = pipe();
+    const { "io.modelcontextprotocol/clientCapabilities": _capabilities, ...invalid } = ENVELOPE;
+    const bad = { jsonrpc: "2.0", method: "tools/call", params: { name: "echo", arguments: { text: "x" }, _meta: invalid } };
+    for (const id of [1, 2]) p.send({ ...bad, id });
+    for (const id of [3, 4]) p.send(call(id, "echo", { text: String(id) }));
+    const replies = await p.take(4);
+    expect(replies.slice(0, 2).map((r) => (r.error as { code: number; message: string }).message)).toEqual(
+      [1, 2].map(() => 'Invalid params: missing _meta["io.modelcontextprotocol/clientCapabilities"]'),
+    );
+    expect(replies.slice(2)).toMatchObject([{ id: 3, result: { content: [{ text: "3" }] } }, { id: 4, result: { content: [{ text: "4" }] } }]);
+  });
+
   it("reassembles split messages, accepts CRLF and several messages per chunk, skips blank lines", async () => {
     const p = pipe();
     const text = JSON.stringify(call(1, "echo", { text: "ünïcödé" }));

@@ -56,6 +56,8 @@ export class Connection implements MethodHost {
   /** 2026 era: open `subscriptions/listen` requests, by id (they do not keep the connection busy). */
   readonly #listens = new Map<RequestId, { listener: Listener; end: (response: string | undefined) => void }>();
   #closed = false;
+  /** The last 2026-era envelope found valid: a `MessageParser` hands the same frozen object back for the same text. */
+  #validEnvelope: unknown;
   readonly ephemeral: boolean;
   readonly sessionId: string | undefined;
 
@@ -250,8 +252,11 @@ export class Connection implements MethodHost {
     const version = meta?.[META_PROTOCOL_VERSION];
     if (version !== undefined) {
       if (isModern(version)) {
-        const problem = envelopeProblem(meta as Record<string, unknown>);
-        if (problem) return refuse(sink, id, "invalidParams", `Invalid params: ${problem}`);
+        if (meta !== this.#validEnvelope) {
+          const problem = envelopeProblem(meta as Record<string, unknown>);
+          if (problem) return refuse(sink, id, "invalidParams", `Invalid params: ${problem}`);
+          if (Object.isFrozen(meta)) this.#validEnvelope = meta;
+        }
         return answer(this, this.#context(id, method, params, meta, "modern", version as string, sink));
       }
       // Inside a 2025 session the key is just metadata; outside it names a version we do not serve statelessly.

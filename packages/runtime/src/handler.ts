@@ -174,7 +174,10 @@ export interface ToolContext {
   readonly requestId: string | number | bigint;
   /** The protocol version in force for this request. */
   readonly protocolVersion: string;
-  /** The request's `params._meta`, if any. */
+  /**
+   * The request's `params._meta`, if any. Read-only: over stdio, a 2026-era envelope the client repeats is
+   * one frozen object shared by its requests.
+   */
   readonly meta: Readonly<Record<string, unknown>> | undefined;
   /** The client's `clientInfo` (from `initialize` or, in the 2026 era, the request's `_meta`). */
   readonly clientInfo: Readonly<{ name: string; version: string }> | undefined;

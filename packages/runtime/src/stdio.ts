@@ -7,7 +7,7 @@
  */
 import type { Readable, Writable } from "node:stream";
 import { errorResponse, logInternalError } from "./errors.js";
-import { parseMessage } from "./json.js";
+import { MessageParser } from "./json.js";
 import { Pending } from "./pending.js";
 import { settledWithin } from "./connection.js";
 import type { Server } from "./server.js";
@@ -87,6 +87,7 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSes
     updateFlow();
   };
   const connection = server.connect({ send: write });
+  const parser = new MessageParser();
   // Requests still being answered: at end of input each gets the grace, including one whose handler module
   // is still loading (not yet in the connection's in-flight set). A count, not a set of promises: tracking
   // each answer cost every call two more promises.
@@ -124,7 +125,7 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSes
     if (line.length === 0 || (line.charCodeAt(0) <= 0x20 && line.trim() === "")) return; // blank
     let message: unknown;
     try {
-      message = parseMessage(line);
+      message = parser.parse(line);
     } catch (error) {
       write(errorResponse(undefined, "parseError", `Parse error: ${(error as Error).message}`));
       return;
