@@ -8,22 +8,24 @@
  *   SDK v2   @modelcontextprotocol/server `McpServer` + `StdioServerTransport`, the same tool definitions
  *   echo     a bare newline-JSON process with canned answers: the limit of this pipe and this client, which
  *            every mcpgen row is held against (throughput ≥ 0.9×, CPU per call, peak RSS, cold start ≤ 1.1×)
+ *   echo-busy  (only when named in --peers) the echo spinning 0.5 µs per request, about the work mcpgen adds
+ *            per call: what that much work costs on each row, shown ÷ echo beside mcpgen's ratio
  * For the 100-tool cases every peer serves the same 100 tools (bench/lib/fixtures.mjs, all listed): mcpgen
  * its build of the fixture, the SDKs the same wire schemas turned into zod, echo the precomputed list.
  *
  * Every round starts fresh processes for every peer (in a rotated order) and keeps them all alive:
  *   add servers  spawn, initialize, one call, idle RSS; warm-up; sequential `tools/call add` (1 in flight)
  *                and pipelined (64 in flight) in slices, the peers taking turns; peak RSS (VmHWM); stdin closed.
- *                The same on separate never-initialized processes in the 2026-07-28 era (mcpgen and echo):
+ *                The same on separate never-initialized processes in the 2026-07-28 era (mcpgen and the echoes):
  *                the envelope in every request's `_meta`, held also against mcpgen's 2025 figures (≥ 0.95×)
- *   one CPU      mcpgen and echo with the driver pinned to CPU 0 (taskset): sequential `add` and `search`
+ *   one CPU      mcpgen and the echoes with the driver pinned to CPU 0 (taskset): sequential `add` and `search`
  *                (`list_tasks` over ten seeded tasks; the echo answers with mcpgen's recorded result, serialized
  *                on every call)
  *   100 tools    cold starts (spawn → `initialize` and `tools/list` answered; one process at a time), then
  *                sequential `tools/list` on each peer's last process, in slices taking turns
  * Server CPU is read from /proc (all threads) around each slice; the figures are medians over rounds.
  *
- *   node bench/run.mjs [--quick] [--rounds N] [--peers mcpgen,sdk-v1,sdk-v2,echo] [--json] [--keep]
+ *   node bench/run.mjs [--quick] [--rounds N] [--peers mcpgen,sdk-v1,sdk-v2,echo,echo-busy] [--json] [--keep]
  *                      [--profile]   (after the rounds: CPU profiles of mcpgen's 2025 and 2026 add paths and cold start)
  *                      [--gc]        (after the rounds: young-generation collections per pipelined `add` call,
  *                                     every peer with bench/lib/gc-count.mjs preloaded, the peers taking turns)
@@ -100,9 +102,14 @@ const METRICS = [
   ["peakRssMiB", "peak RSS under load (VmHWM), MiB", "mib", false, "cost"],
 ];
 /** Peers that speak the 2026-07-28 era (the official SDKs here do not). */
-const MODERN_PEERS = ["mcpgen", "echo"];
+const MODERN_PEERS = ["mcpgen", "echo", "echo-busy"];
 /** Peers run on one CPU (the rows against the limit; the SDKs are measured on the rows above). */
-const PINNED_PEERS = ["mcpgen", "echo"];
+const PINNED_PEERS = ["mcpgen", "echo", "echo-busy"];
+/**
+ * The `echo-busy` peer's work per request: about what mcpgen's own work adds to the echo's per call (its
+ * method table, validation and result in process, warm), to show what that much work costs on each row.
+ */
+const BUSY_NS = 500;
 /** The `search` workload: `list_tasks` over ten tasks tagged `bench`, all ten returned and validated. */
 const SEARCH_TASKS = 10;
 const searchCall = toolCall("list_tasks", { tag: "bench", limit: SEARCH_TASKS }, (result) => result.structuredContent?.total === SEARCH_TASKS);
@@ -188,6 +195,13 @@ function definePeers(built) {
       description: "bare newline-JSON echo (the limit)",
       add: node(path.join(SERVERS, "echo.mjs"), "--tools", built.example.toolsJson),
       tools100: node(path.join(SERVERS, "echo.mjs"), "--tools", tools),
+    },
+    {
+      key: "echo-busy",
+      label: `echo + ${BUSY_NS / 1000} µs`,
+      description: `the echo spinning ${BUSY_NS} ns per request`,
+      add: node(path.join(SERVERS, "echo.mjs"), "--tools", built.example.toolsJson, "--busy-ns", String(BUSY_NS)),
+      tools100: node(path.join(SERVERS, "echo.mjs"), "--tools", tools, "--busy-ns", String(BUSY_NS)),
     },
   ];
 }
@@ -287,7 +301,7 @@ async function benchPinned(order, root) {
     // mcpgen first: its search answer is what the echo replays.
     const sorted = [...order].sort((a, b) => (a.key === "mcpgen" ? -1 : b.key === "mcpgen" ? 1 : 0));
     for (const peer of sorted) {
-      const args = [...peer.add.args, ...(peer.key === "echo" && canned ? ["--canned", canned] : [])];
+      const args = [...peer.add.args, ...(peer.key.startsWith("echo") && canned ? ["--canned", canned] : [])];
       const p = spawnPeer({ command: "taskset", args: ["-c", "0", peer.add.command, ...args], cwd: root });
       procs.push([peer, p]);
       await p.handshake();
@@ -408,6 +422,7 @@ function summarizeRounds(peers, rounds) {
     row.sdkBest = sdkBest;
     if (m !== undefined && sdkBest !== undefined) row.vsSdk = m / sdkBest;
     if (m !== undefined && echo !== undefined) row.vsEcho = m / echo;
+    if (row.values["echo-busy"] !== undefined && echo !== undefined) row.busyVsEcho = row.values["echo-busy"] / echo;
     if (kind && row.vsEcho !== undefined) {
       row.target = TARGETS[kind].text;
       row.met = TARGETS[kind].ok(row.vsEcho);
@@ -529,7 +544,18 @@ function report(r) {
   );
   p("");
   const keys = r.peers.map((x) => x.key);
-  const head = ["", ...r.peers.map((x) => x.label), "mcpgen ÷ best SDK", "mcpgen ÷ echo", "target", "", "mcpgen 2026 ÷ 2025 (≥ 0.95)", "echo 2026 ÷ 2025"];
+  const busy = r.peers.find((x) => x.key === "echo-busy");
+  const head = [
+    "",
+    ...r.peers.map((x) => x.label),
+    "mcpgen ÷ best SDK",
+    "mcpgen ÷ echo",
+    "target",
+    "",
+    ...(busy ? [`${busy.label} ÷ echo`] : []),
+    "mcpgen 2026 ÷ 2025 (≥ 0.95)",
+    "echo 2026 ÷ 2025",
+  ];
   const rows = METRICS.map(([metric, label, unit]) => {
     const s = r.summary[metric];
     return [
@@ -539,6 +565,7 @@ function report(r) {
       s.vsEcho === undefined ? "" : `${s.vsEcho.toFixed(2)}×`,
       s.target ?? "",
       s.met === undefined ? "" : s.met ? "✓" : "✗",
+      ...(busy ? [s.busyVsEcho === undefined ? "" : `${s.busyVsEcho.toFixed(2)}×`] : []),
       s.vs2025 === undefined ? "" : `${s.vs2025.toFixed(2)}× ${s.eraMet ? "✓" : "✗"}`,
       s.echoVs2025 === undefined ? "" : `${s.echoVs2025.toFixed(2)}×`,
     ];
@@ -618,7 +645,7 @@ function parseArgs(argv) {
     else if (flag === "--gc") opts.gc = true;
     else if (flag === "--v2-json-schema") opts.v2JsonSchema = true;
     else {
-      process.stderr.write("usage: node bench/run.mjs [--quick] [--rounds N] [--peers mcpgen,sdk-v1,sdk-v2,echo] [--json] [--keep] [--profile] [--gc] [--v2-json-schema]\n");
+      process.stderr.write("usage: node bench/run.mjs [--quick] [--rounds N] [--peers mcpgen,sdk-v1,sdk-v2,echo,echo-busy] [--json] [--keep] [--profile] [--gc] [--v2-json-schema]\n");
       process.exit(2);
     }
   }
@@ -626,7 +653,7 @@ function parseArgs(argv) {
     process.stderr.write("bench: --rounds takes a positive integer\n");
     process.exit(2);
   }
-  const known = ["mcpgen", "sdk-v1", "sdk-v2", "echo"];
+  const known = ["mcpgen", "sdk-v1", "sdk-v2", "echo", "echo-busy"];
   const unknown = opts.peers.filter((p) => !known.includes(p));
   if (unknown.length) {
     process.stderr.write(`bench: unknown peer ${unknown.join(", ")} (known: ${known.join(", ")})\n`);

@@ -9,9 +9,11 @@
  * checking the rest of the envelope. Other tools are answered from `--canned` (mcpgen's own answer, recorded
  * by the benchmark), serialized again for every call as a bare server serializes its result, so that the
  * echo writes exactly what mcpgen writes and does the work any server answering it must do.
- *   node echo.mjs [--tools tools.json] [--canned canned.json]
+ *   node echo.mjs [--tools tools.json] [--canned canned.json] [--busy-ns N]
  *     tools.json    `{ server, tools }`, the 100-tool list to answer with
  *     canned.json   `{ <tool name>: <serialized result> }`
+ *     --busy-ns N   spins N ns of CPU per request before answering: how the limit's figures move when a
+ *                   server does a little more work per request (the `echo-busy` peer of bench/run.mjs)
  */
 import { readFileSync } from "node:fs";
 
@@ -22,6 +24,7 @@ const CANNED = Object.fromEntries(Object.entries(JSON.parse(option("--canned") ?
 const INITIALIZE = `,"result":${JSON.stringify({ protocolVersion: "2025-11-25", capabilities: { tools: { listChanged: true } }, serverInfo: server })}}`;
 const LIST = `,"result":${JSON.stringify({ tools })}}`;
 const MODERN = "2026-07-28";
+const busyMs = Number(process.argv.includes("--busy-ns") ? process.argv[process.argv.indexOf("--busy-ns") + 1] : 0) / 1e6;
 const SERVER_META = `"_meta":${JSON.stringify({ "io.modelcontextprotocol/serverInfo": { name: server.name, version: server.version } })}`;
 
 let partial = "";
@@ -36,6 +39,7 @@ process.stdin.on("data", (chunk) => {
     start = newline + 1;
     const message = JSON.parse(line);
     if (message.id === undefined) continue; // notifications
+    if (busyMs > 0) for (const until = performance.now() + busyMs; performance.now() < until; );
     const head = `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)}`;
     const modern = message.params?._meta?.["io.modelcontextprotocol/protocolVersion"] === MODERN;
     if (message.method === "tools/call") {
