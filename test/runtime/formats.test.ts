@@ -5,19 +5,12 @@
 import * as ajvFormats from "ajv-formats/dist/formats.js";
 import { describe, expect, it } from "vitest";
 import { formats } from "../../packages/runtime/src/validators.js";
+import { random } from "../helpers/random.js";
 
 type Check = { validate: (value: unknown) => boolean };
 const reference = (ajvFormats as unknown as { fullFormats: Record<string, Check> }).fullFormats;
 const runtime = formats.fullFormats as unknown as Record<string, Check>;
 
-/** A small seeded generator, so that a failure names inputs that come back on the next run. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 describe("format date", () => {
   it("passes what ajv-formats passes and refuses what it refuses", () => {

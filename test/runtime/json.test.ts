@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { MessageParser, parseMessage } from "../../packages/runtime/src/json.js";
+import { random } from "../helpers/random.js";
 
 const ENVELOPE = `{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"io.modelcontextprotocol/clientCapabilities":{"roots":{}}}`;
 const OTHER = `{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`;
@@ -75,6 +76,20 @@ describe("MessageParser", () => {
       const meta = `{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"traceparent":"00-${i}"}`;
       // Each envelope once, and every fourth twice in a row.
       for (const text of i % 4 === 0 ? [call(i, meta), call(i + 100, meta)] : [call(i, meta)]) expect(parser.parse(text)).toEqual(JSON.parse(text));
+    }
+  });
+
+  it("parses 3,000 generated messages as JSON.parse does, one client's parser for them all", () => {
+    const next = random(26);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+    const metas = [envelopeMember, envelopeMember, envelopeMember, `"_meta":${OTHER}`, `"_meta": ${ENVELOPE}`, '"_meta":0', '"_meta":"\\u0000"', '"\\u005fmeta":{}', '"_meta":null'];
+    const values = ["1", '"x"', '"\\u0000"', JSON.stringify(envelopeMember), `{${envelopeMember}}`, `[${ENVELOPE}]`, "9007199254740993", '{"_meta":1}', "null"];
+    const member = (): string => pick([() => pick(metas), () => `"name":${pick(values)}`, () => `"arguments":{"v":${pick(values)},${pick(metas)}}`, () => `"k":${pick(values)}`])();
+    const parser = new MessageParser();
+    for (let i = 0; i < 3000; i++) {
+      const members = Array.from({ length: 1 + Math.floor(next() * 4) }, member);
+      const text = request(pick([i, `"s${i}"`, "9007199254740993"]), `{${members.join(",")}}`);
+      expect(parser.parse(text), text).toEqual(parseMessage(text));
     }
   });
 
