@@ -6,7 +6,7 @@
  * become exact `bigint`s (serialized with their digits by `idJson`).
  */
 
-import { META_PROTOCOL_VERSION } from "./protocol.js";
+import { isObject, META_PROTOCOL_VERSION } from "./protocol.js";
 
 /** The members whose numbers must survive exactly (under a batch, each element's). */
 const EXACT_PATHS: readonly (readonly string[])[] = [["id"], ["params", "requestId"], ["params", "_meta", "progressToken"]];
@@ -64,8 +64,8 @@ export class MessageParser {
       const at = text.indexOf(META_KEY_TAIL) - 1;
       if (at > 0 && text.slice(at, at + known.length) === known && !text.includes("\\u0000")) {
         const message = parseMessage(text.slice(0, at) + STAND_IN_TEXT + text.slice(at + known.length));
-        const params = isRecord(message) ? message.params : undefined;
-        if (isRecord(params) && params._meta === STAND_IN) {
+        const params = isObject(message) ? message.params : undefined;
+        if (isObject(params) && params._meta === STAND_IN) {
           params._meta = this.#envelope;
           return message;
         }
@@ -77,10 +77,10 @@ export class MessageParser {
   }
 
   #remember(message: unknown): void {
-    const params = isRecord(message) ? message.params : undefined;
-    const meta = isRecord(params) ? params._meta : undefined;
+    const params = isObject(message) ? message.params : undefined;
+    const meta = isObject(params) ? params._meta : undefined;
     // Only what looks like a 2026-era envelope; a progress token differs on every request.
-    if (!isRecord(meta) || typeof meta[META_PROTOCOL_VERSION] !== "string" || "progressToken" in meta) return;
+    if (!isObject(meta) || typeof meta[META_PROTOCOL_VERSION] !== "string" || "progressToken" in meta) return;
     const parsed = ++this.#parsed;
     if ((parsed & (parsed - 1)) !== 0) return;
     this.#text = META_KEY + JSON.stringify(meta);
@@ -105,11 +105,11 @@ function deepFreeze<T>(value: T): T {
 
 function needsExact(message: unknown): boolean {
   if (Array.isArray(message)) return message.some(needsExact);
-  if (!isRecord(message)) return false;
+  if (!isObject(message)) return false;
   if (unsafe(message.id)) return true;
   const params = message.params;
-  if (!isRecord(params)) return false;
-  return unsafe(params.requestId) || (isRecord(params._meta) && unsafe(params._meta.progressToken));
+  if (!isObject(params)) return false;
+  return unsafe(params.requestId) || (isObject(params._meta) && unsafe(params._meta.progressToken));
 }
 
 function unsafe(value: unknown): boolean {
@@ -123,9 +123,9 @@ function isExactPath(path: readonly string[]): boolean {
 /** Replaces the number at `path` with the exact integer its literal denotes (when it denotes one). */
 function patch(root: unknown, path: readonly string[], literal: string): void {
   let container = root;
-  for (const key of path.slice(0, -1)) container = isRecord(container) && Object.hasOwn(container, key) ? container[key] : undefined;
+  for (const key of path.slice(0, -1)) container = isObject(container) && Object.hasOwn(container, key) ? container[key] : undefined;
   const last = path[path.length - 1] as string;
-  if (!isRecord(container) || !unsafe(container[last])) return;
+  if (!isObject(container) || !unsafe(container[last])) return;
   const exact = exactInteger(literal);
   if (exact !== undefined) container[last] = exact;
 }
@@ -219,8 +219,4 @@ export function exactInteger(literal: string): bigint | undefined {
  */
 export function idJson(id: string | number | bigint): string {
   return typeof id === "bigint" ? id.toString() : JSON.stringify(id);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
