@@ -3,7 +3,7 @@
  * message is parsed, never what it parses to.
  */
 import { describe, expect, it } from "vitest";
-import { MessageParser, parseMessage } from "../../packages/runtime/src/json.js";
+import { isCheckedEnvelope, MessageParser, parseMessage } from "../../packages/runtime/src/json.js";
 import { random } from "../helpers/random.js";
 
 const ENVELOPE = `{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"io.modelcontextprotocol/clientCapabilities":{"roots":{}}}`;
@@ -38,6 +38,32 @@ describe("MessageParser", () => {
     const b = parser.parse(call(2, OTHER)) as Parsed;
     expect(b.params._meta).toBe(a.params._meta);
     expect(b).toEqual(JSON.parse(call(2, OTHER)));
+  });
+
+  it("marks the remembered envelope checked, and nothing else", () => {
+    const parser = primed();
+    const meta = (parser.parse(call(1)) as Parsed).params._meta;
+    expect(isCheckedEnvelope(meta)).toBe(true);
+    expect(isCheckedEnvelope((JSON.parse(call(1)) as Parsed).params._meta)).toBe(false);
+    expect(isCheckedEnvelope(Object.freeze((JSON.parse(call(1)) as Parsed).params._meta))).toBe(false);
+  });
+
+  it.each([
+    ["no client capabilities", `{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}`],
+    ["client info without a version", `{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"c"},"io.modelcontextprotocol/clientCapabilities":{}}`],
+    ["an unknown log level", `{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/logLevel":"loud"}`],
+    ["a 2025 version", `{"io.modelcontextprotocol/protocolVersion":"2025-11-25","io.modelcontextprotocol/clientCapabilities":{}}`],
+    ["an unknown version", `{"io.modelcontextprotocol/protocolVersion":"2099-01-01","io.modelcontextprotocol/clientCapabilities":{}}`],
+  ])("never remembers an envelope with %s: each request gets its own, unchecked", (_name, meta) => {
+    const parser = new MessageParser();
+    const parsed = [1, 2, 3].map((id) => (parser.parse(call(id, meta)) as Parsed).params._meta);
+    expect(parsed[2]).toEqual(JSON.parse(meta));
+    expect(parsed[1]).not.toBe(parsed[0]);
+    expect(parsed[2]).not.toBe(parsed[1]);
+    for (const value of parsed) {
+      expect(Object.isFrozen(value)).toBe(false);
+      expect(isCheckedEnvelope(value)).toBe(false);
+    }
   });
 
   const envelopeMember = `"_meta":${ENVELOPE}`;

@@ -10,6 +10,7 @@ import type { Cancellable, LegacySession, Reply, RequestContext, Sink } from "./
 import type { Core } from "./core.js";
 import { isLegacy, isModern, LATEST_LEGACY_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type Era } from "./era.js";
 import { logInternalError, refuse, resultResponse } from "./errors.js";
+import { isCheckedEnvelope } from "./json.js";
 import type { Invocation } from "./invocation.js";
 import { answer, type MethodHost } from "./methods.js";
 import { Pending } from "./pending.js";
@@ -17,12 +18,12 @@ import type { Primitives } from "./primitives.js";
 import {
   clip,
   describeValue,
+  envelopeProblem,
+  isImplementation,
   isObject,
   isRequestId,
   LOG_LEVEL_RANK,
   logLevelRank,
-  META_CLIENT_CAPABILITIES,
-  META_CLIENT_INFO,
   META_LOG_LEVEL,
   META_PROTOCOL_VERSION,
   type RequestId,
@@ -56,8 +57,6 @@ export class Connection implements MethodHost {
   /** 2026 era: open `subscriptions/listen` requests, by id (they do not keep the connection busy). */
   readonly #listens = new Map<RequestId, { listener: Listener; end: (response: string | undefined) => void }>();
   #closed = false;
-  /** The last 2026-era envelope found valid: a `MessageParser` hands the same frozen object back for the same text. */
-  #validEnvelope: unknown;
   readonly ephemeral: boolean;
   readonly sessionId: string | undefined;
 
@@ -252,11 +251,10 @@ export class Connection implements MethodHost {
     const version = meta?.[META_PROTOCOL_VERSION];
     if (version !== undefined) {
       if (isModern(version)) {
-        if (meta !== this.#validEnvelope) {
-          const problem = envelopeProblem(meta as Record<string, unknown>);
-          if (problem) return refuse(sink, id, "invalidParams", `Invalid params: ${problem}`);
-          if (Object.isFrozen(meta)) this.#validEnvelope = meta;
-        }
+        // An envelope a `MessageParser` hands out again was checked when it was remembered.
+        const envelope = meta as Record<string, unknown>; // defined: it holds the version
+        const problem = isCheckedEnvelope(envelope) ? undefined : envelopeProblem(envelope);
+        if (problem) return refuse(sink, id, "invalidParams", `Invalid params: ${problem}`);
         return answer(this, this.#context(id, method, params, meta, "modern", version as string, sink));
       }
       // Inside a 2025 session the key is just metadata; outside it names a version we do not serve statelessly.
@@ -334,26 +332,6 @@ function crashed(sink: Sink, error: unknown, message: unknown): string | undefin
   if (!isObject(message)) return refuse(sink, undefined, "internalError");
   if (message.id === undefined) return undefined; // a notification (or a client response) is never answered
   return refuse(sink, isRequestId(message.id) ? message.id : undefined, "internalError");
-}
-
-/** The 2026-era `_meta` envelope: what is wrong with it, if anything (the version was checked already). */
-function envelopeProblem(meta: Record<string, unknown>): string | undefined {
-  const capabilities = meta[META_CLIENT_CAPABILITIES];
-  if (capabilities === undefined) return `missing _meta["${META_CLIENT_CAPABILITIES}"]`;
-  if (!isObject(capabilities)) return `_meta["${META_CLIENT_CAPABILITIES}"] must be an object`;
-  const clientInfo = meta[META_CLIENT_INFO];
-  if (clientInfo !== undefined && !isImplementation(clientInfo)) {
-    return `_meta["${META_CLIENT_INFO}"] must be an object with string "name" and "version"`;
-  }
-  const level = meta[META_LOG_LEVEL];
-  if (level !== undefined && logLevelRank(level) === undefined) {
-    return `_meta["${META_LOG_LEVEL}"] must be one of ${Object.keys(LOG_LEVEL_RANK).join(", ")}`;
-  }
-  return undefined;
-}
-
-function isImplementation(value: unknown): value is { name: string; version: string } {
-  return isObject(value) && typeof value.name === "string" && typeof value.version === "string";
 }
 
 /** Resolves when all `promises` settled or `ms` passed, whichever comes first. */

@@ -6,7 +6,8 @@
  * become exact `bigint`s (serialized with their digits by `idJson`).
  */
 
-import { isObject, META_PROTOCOL_VERSION } from "./protocol.js";
+import { isModern } from "./era.js";
+import { envelopeProblem, isObject, META_PROTOCOL_VERSION } from "./protocol.js";
 
 /** The members whose numbers must survive exactly (under a batch, each element's). */
 const EXACT_PATHS: readonly (readonly string[])[] = [["id"], ["params", "requestId"], ["params", "_meta", "progressToken"]];
@@ -40,12 +41,12 @@ const STAND_IN_TEXT = `${META_KEY}"\\u0000"`;
 const STAND_IN = "\u0000";
 
 /**
- * One client's messages (a stdio connection). In the 2026-07-28 era every request carries the same `_meta`
- * envelope (protocol version, client info and capabilities), which costs more to parse than the rest of a
- * small request: long keys and three objects. The parser remembers the envelope's exact text and its parsed
- * value, frozen; a request whose `params._meta` is that text is parsed without it and handed the remembered
- * value, which is what `JSON.parse` would have made of it. The connection then sees the same object again
- * and checks it once.
+ * One client's messages (a stdio connection, or an HTTP keep-alive connection). In the 2026-07-28 era every
+ * request carries the same `_meta` envelope (protocol version, client info and capabilities), which costs more
+ * to parse than the rest of a small request: long keys and three objects. The parser remembers a valid
+ * envelope's exact text and its parsed value, frozen; a request whose `params._meta` is that text is parsed
+ * without it and handed the remembered value, which is what `JSON.parse` would have made of it, and which
+ * the connection does not check again (`isCheckedEnvelope`).
  *
  * The text is only trusted where it is: the first `"_meta":` in the message must be followed by exactly the
  * remembered text, and after parsing the rest, `params._meta` must hold the stand-in (the last `_meta` of
@@ -79,13 +80,22 @@ export class MessageParser {
   #remember(message: unknown): void {
     const params = isObject(message) ? message.params : undefined;
     const meta = isObject(params) ? params._meta : undefined;
-    // Only what looks like a 2026-era envelope; a progress token differs on every request.
-    if (!isObject(meta) || typeof meta[META_PROTOCOL_VERSION] !== "string" || "progressToken" in meta) return;
+    // Only a valid 2026-era envelope; a progress token differs on every request.
+    if (!isObject(meta) || !isModern(meta[META_PROTOCOL_VERSION]) || "progressToken" in meta) return;
     const parsed = ++this.#parsed;
-    if ((parsed & (parsed - 1)) !== 0) return;
+    if ((parsed & (parsed - 1)) !== 0 || envelopeProblem(meta) !== undefined) return;
     this.#text = META_KEY + JSON.stringify(meta);
     this.#envelope = deepFreeze(meta);
+    checked.add(this.#envelope);
   }
+}
+
+/** The envelopes parsers remembered: each was found valid (`envelopeProblem`) and frozen before. */
+const checked = new WeakSet<object>();
+
+/** Whether `meta` is an envelope a `MessageParser` remembered: valid, and frozen so that it stays so. */
+export function isCheckedEnvelope(meta: object): boolean {
+  return checked.has(meta);
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Protocol constants shared by the core and the transports: reserved `_meta` keys, log-level ranks and
- * limits (versions and eras: era.ts). Nothing here does any work.
+ * limits (versions and eras: era.ts), and the checks of a value's shape that go with them.
  */
 import type { LogLevel } from "./handler.js";
 
@@ -83,4 +83,24 @@ export function describeValue(value: unknown): string {
     default:
       return value === null ? "null" : Array.isArray(value) ? "an array" : "an object";
   }
+}
+
+export function isImplementation(value: unknown): value is { name: string; version: string } {
+  return isObject(value) && typeof value.name === "string" && typeof value.version === "string";
+}
+
+/** The 2026-era `_meta` envelope: what is wrong with it, if anything (its protocol version aside). */
+export function envelopeProblem(meta: Record<string, unknown>): string | undefined {
+  const capabilities = meta[META_CLIENT_CAPABILITIES];
+  if (capabilities === undefined) return `missing _meta["${META_CLIENT_CAPABILITIES}"]`;
+  if (!isObject(capabilities)) return `_meta["${META_CLIENT_CAPABILITIES}"] must be an object`;
+  const clientInfo = meta[META_CLIENT_INFO];
+  if (clientInfo !== undefined && !isImplementation(clientInfo)) {
+    return `_meta["${META_CLIENT_INFO}"] must be an object with string "name" and "version"`;
+  }
+  const level = meta[META_LOG_LEVEL];
+  if (level !== undefined && logLevelRank(level) === undefined) {
+    return `_meta["${META_LOG_LEVEL}"] must be one of ${Object.keys(LOG_LEVEL_RANK).join(", ")}`;
+  }
+  return undefined;
 }

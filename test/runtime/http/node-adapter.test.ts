@@ -65,6 +65,23 @@ function discover(id: number, connection = "keep-alive"): string {
   ].join("\r\n");
 }
 
+/** A 2026-era `tools/call echo` on a keep-alive connection, with `meta` as its `_meta`, answered with JSON. */
+function echoCall(id: number, meta: Record<string, unknown>): string {
+  const body = JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "echo", arguments: { text: `call ${id}` }, _meta: meta } });
+  return [
+    "POST /mcp HTTP/1.1",
+    "Host: 127.0.0.1",
+    "Content-Type: application/json",
+    "Accept: application/json",
+    "MCP-Protocol-Version: 2026-07-28",
+    "Mcp-Method: tools/call",
+    "Mcp-Name: echo",
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    "",
+    body,
+  ].join("\r\n");
+}
+
 const GARBAGE = "NOT HTTP AT ALL\r\n\r\n";
 
 describe("answers written at the end of the event loop's turn", () => {
@@ -90,6 +107,36 @@ describe("answers written at the end of the event loop's turn", () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe("2026-era requests on one keep-alive connection (its parser remembers the envelope)", () => {
+  it("answers a repeated envelope every time and refuses an invalid one every time, in order", async () => {
+    const handle = await start();
+    const raw = new Raw(handle.port);
+    const { "io.modelcontextprotocol/clientCapabilities": _capabilities, ...invalid } = ENVELOPE;
+    const other = { ...ENVELOPE, "io.modelcontextprotocol/clientInfo": { name: "other", version: "2" } };
+    const metas = [ENVELOPE, ENVELOPE, invalid, ENVELOPE, invalid, invalid, other, other, ENVELOPE, ENVELOPE];
+    for (const [i, meta] of metas.entries()) {
+      raw.write(echoCall(i + 1, meta));
+      await raw.until(() => raw.data.includes(`"id":${i + 1},`), `the answer to request ${i + 1}`);
+    }
+    const answers = raw.data.split("HTTP/1.1 ").slice(1).map((response) => ({
+      status: Number(response.slice(0, 3)),
+      body: JSON.parse(response.slice(response.indexOf("\r\n\r\n") + 4)) as { id: number; result?: { content: { text: string }[] }; error?: { message: string } },
+    }));
+    expect(answers).toHaveLength(metas.length);
+    for (const [i, { status, body }] of answers.entries()) {
+      expect(body.id).toBe(i + 1);
+      if (metas[i] === invalid) {
+        expect(status).toBe(400);
+        expect(body.error?.message).toBe('Invalid params: missing _meta["io.modelcontextprotocol/clientCapabilities"]');
+      } else {
+        expect(status).toBe(200);
+        expect(body.result?.content[0]?.text).toBe(`call ${i + 1}`);
+      }
+    }
+    raw.destroy();
   });
 });
 

@@ -6,6 +6,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { performance } from "node:perf_hooks";
+import { MessageParser } from "../json.js";
 import type { Server } from "../server.js";
 import { LOOPBACK_HOSTS, resolveHttpOptions, type HttpOptions } from "./options.js";
 import { BodyError, HttpTransport, type HttpInput, type HttpStats } from "./transport.js";
@@ -116,6 +117,8 @@ interface SocketState {
   readonly open: ServerResponse[];
   /** Set once the connection sent bytes that are not HTTP: refuses it once its last response is finished. */
   refuse: (() => void) | undefined;
+  /** Its request bodies' parser, made by the first: it remembers the client's 2026-era envelope. */
+  parser: MessageParser | undefined;
 }
 
 const SOCKET_STATE = Symbol("mcpgen.socket");
@@ -125,7 +128,7 @@ type WithInput<T> = T & { [INPUT]: NodeInput };
 
 function stateOf(socket: Socket): SocketState {
   const holder = socket as Socket & { [SOCKET_STATE]?: SocketState };
-  return (holder[SOCKET_STATE] ??= { open: [], refuse: undefined });
+  return (holder[SOCKET_STATE] ??= { open: [], refuse: undefined, parser: undefined });
 }
 
 /**
@@ -162,6 +165,10 @@ class NodeInput implements HttpInput, SseTarget {
   header(name: string): string | undefined {
     const value = this.req.headers[name];
     return value === undefined ? undefined : Array.isArray(value) ? value.join(", ") : value;
+  }
+
+  parse(text: string): unknown {
+    return (this.socket.parser ??= new MessageParser()).parse(text);
   }
 
   text(limit: number): Promise<string> {

@@ -41,6 +41,11 @@ export interface HttpInput extends AuthRequest {
   text(limit: number): Promise<string>;
   /** Runs `listener` if the client goes away before the response is complete. */
   onDisconnect(listener: () => void): void;
+  /**
+   * Parses a body with the `MessageParser` of the client's connection, which remembers its 2026-era envelope
+   * from one request to the next; without it, each body is parsed on its own (`parseMessage`).
+   */
+  parse?(text: string): unknown;
 }
 
 export class BodyError extends Error {
@@ -355,7 +360,7 @@ export class HttpTransport implements ExchangeHost {
   #received(input: HttpInput, text: string, accept: Accepted, auth: AuthInfo | undefined, answer: Answer): void {
     let message: unknown;
     try {
-      message = parseMessage(text);
+      message = input.parse ? input.parse(text) : parseMessage(text);
     } catch (error) {
       return answer(reject("parseError", `Parse error: ${(error as Error).message}`));
     }
