@@ -1,12 +1,14 @@
 /**
- * The HTTP section of the benchmarks: `tools/call add` over Streamable HTTP (2025 era) against the limit, a
+ * The HTTP section of the benchmarks: `tools/call add` over Streamable HTTP against the limit, a
  * bare `node:http` echo (bench/http/servers/echo.mjs) that answers the same request with the same framing in
  * both response modes, and optionally the official SDK v1 and v2 HTTP servers. Every peer is its own Node
  * process on 127.0.0.1, driven by the same raw-socket load generator (bench/http/load.mjs).
  *
- *   throughput   JSON and SSE response modes, 1 and 32 connections, one session: requests per second, p50 /
- *                p99 latency, server CPU per request (from /proc), peak RSS (VmHWM). The peers of a mode run
- *                side by side and take turns, round after round; medians over rounds and their spread.
+ *   throughput   JSON and SSE response modes, 1 and 32 connections, in each era: 2025-11-25 in one session, and
+ *                2026-07-28 (no session, the envelope in every request's `_meta`, the headers that go with
+ *                it; mcpgen and the echoes only): requests per second, p50 / p99 latency, server CPU per
+ *                request (from /proc), peak RSS (VmHWM). The peers of a mode run side by side and take turns,
+ *                round after round; medians over rounds and their spread. Then each era's 2026 ÷ 2025.
  *   10k sessions mcpgen with `--sessions` (10,000) sessions, each initialized and holding its standalone GET
  *                stream open: server RSS, bytes per idle session (RSS and heap after a full GC), and the
  *                32-connection throughput on another session against a second server without sessions,
@@ -17,7 +19,7 @@
  *   sustained    mcpgen's RSS sampled over a 32-connection SSE run (60 s with --long): it must stay flat.
  *
  *   node bench/http/run.mjs [--quick] [--long] [--peers mcpgen,echo,echo-batched,echo-busy,sdk-v1,sdk-v2] [--rounds N] [--sessions N]
- *                           [--only throughput,sessions,sustained] [--profile] [--heap-snapshot] [--json]
+ *                           [--eras 2025,2026] [--only throughput,sessions,sustained] [--profile] [--heap-snapshot] [--json]
  * --heap-snapshot   heap snapshots before and after the sessions open: what a session's heap is made of
  * --profile   after the rest: mcpgen under --cpu-prof for a 32-connection run per response mode, summarised
  *             (--profile-dir DIR keeps the .cpuprofile files, for Chrome DevTools or bench/lib/cpuprofile.mjs)
@@ -29,7 +31,7 @@ import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { summarize } from "../lib/cpuprofile.mjs";
 import { heapByConstructor } from "../lib/heapsnapshot.mjs";
 import { cpuNs, memory, writes } from "../lib/proc.mjs";
@@ -56,6 +58,19 @@ const VERSION = "2025-11-25";
 const CALL = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "add", arguments: { a: 2, b: 3 } } });
 const INITIALIZE = JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: "bench", version: "1" } } });
 const INITIALIZED = JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" });
+const MODERN_VERSION = "2026-07-28";
+const ENVELOPE = {
+  "io.modelcontextprotocol/protocolVersion": MODERN_VERSION,
+  "io.modelcontextprotocol/clientInfo": { name: "mcpgen-bench", version: "1.0.0" },
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
+const MODERN_CALL = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "add", arguments: { a: 2, b: 3 }, _meta: ENVELOPE } });
+const MODERN_HEADERS = { "mcp-protocol-version": MODERN_VERSION, "mcp-method": "tools/call", "mcp-name": "add" };
+const ERAS = (option("--eras") ?? "2025,2026").split(",").filter(Boolean);
+/** The peers that speak the 2026-07-28 era (the official SDKs here do not). */
+const speaksModern = (peer) => peer.key === "mcpgen" || peer.key.startsWith("echo");
+/** The era's 2026 ÷ 2025 that the stdio rows are held to. */
+const ERA_TARGET = 0.95;
 const log = (line) => process.stderr.write(`bench: ${line}\n`);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Targets against the limit (echo): throughput ≥ 0.9×, costs ≤ 1.1×. */
@@ -74,14 +89,17 @@ log("building the example server…");
 const started = performance.now();
 const loadStart = os.loadavg()[0];
 const { example } = await setUp(REPO, root, { log });
+// The echoes answer 2026-era results with the example's own server info, as mcpgen does.
+const { registry } = await import(pathToFileURL(path.join(path.dirname(example.entry), "registry.gen.js")).href);
+const SERVER_INFO = ["--server-info", JSON.stringify({ name: registry.server.name, version: registry.server.version })];
 
 const PEERS = [
   { key: "mcpgen", label: "mcpgen", script: "mcpgen.mjs", args: [example.entry] },
-  { key: "echo", label: "echo (node:http)", script: "echo.mjs", args: [] },
+  { key: "echo", label: "echo (node:http)", script: "echo.mjs", args: SERVER_INFO },
   // The limit doing 10 µs more work per request: what a little work per request costs on this stack.
-  { key: "echo-busy", label: "echo + 10 µs/req", script: "echo.mjs", args: ["--busy-us", "10"] },
+  { key: "echo-busy", label: "echo + 10 µs/req", script: "echo.mjs", args: [...SERVER_INFO, "--busy-us", "10"] },
   // The limit writing its answers as mcpgen's adapter does: a turn's answers together, at its end.
-  { key: "echo-batched", label: "echo, batched writes", script: "echo.mjs", args: ["--batch"] },
+  { key: "echo-batched", label: "echo, batched writes", script: "echo.mjs", args: [...SERVER_INFO, "--batch"] },
   { key: "sdk-v1", label: "SDK v1", script: "sdk-v1.mjs", args: [] },
   { key: "sdk-v2", label: "SDK v2", script: "sdk-v2.mjs", args: [] },
 ].filter((peer) => wanted.includes(peer.key));
@@ -154,9 +172,9 @@ async function openSession(server, peer) {
   return session;
 }
 
-/** One measured 32- (or 1-) connection run on `session`. */
+/** One measured 32- (or 1-) connection run on `session` (2025 era), or of 2026-era requests (`session` undefined). */
 async function measure(server, session, connections, ms = PLAN.ms, warmMs = PLAN.warmMs) {
-  const request = postBytes(server.url, CALL, { "mcp-session-id": session, "mcp-protocol-version": VERSION });
+  const request = session === undefined ? postBytes(server.url, MODERN_CALL, MODERN_HEADERS) : postBytes(server.url, CALL, { "mcp-session-id": session, "mcp-protocol-version": VERSION });
   const start = { cpu: 0, writes: 0 };
   const end = { cpu: 0, writes: 0 };
   const result = await load(server.url, request, {
@@ -193,21 +211,22 @@ for (const mode of parts.includes("throughput") ? ["json", "sse"] : []) {
       const server = await startPeer(peer, mode);
       servers.push({ peer, server, session: await openSession(server, peer) });
     }
-    for (const connections of [1, 32]) {
-      const rounds = servers.map(() => []);
+    for (const [era, connections] of ERAS.flatMap((era) => [1, 32].map((connections) => [era, connections]))) {
+      const inEra = era === "2026" ? servers.filter(({ peer }) => speaksModern(peer)) : servers;
+      const rounds = inEra.map(() => []);
       for (let r = 0; r < PLAN.rounds; r++) {
-        log(`${mode} ×${connections}: round ${r + 1}/${PLAN.rounds}`);
-        const turn = [...servers.keys()].slice(r % servers.length).concat([...servers.keys()].slice(0, r % servers.length));
-        for (const i of turn) rounds[i].push(await measure(servers[i].server, servers[i].session, connections));
+        log(`${mode} ${era} ×${connections}: round ${r + 1}/${PLAN.rounds}`);
+        const turn = [...inEra.keys()].slice(r % inEra.length).concat([...inEra.keys()].slice(0, r % inEra.length));
+        for (const i of turn) rounds[i].push(await measure(inEra[i].server, era === "2026" ? undefined : inEra[i].session, connections));
       }
-      servers.forEach(({ peer, server }, i) => {
-        const row = { peer: peer.key, label: peer.label, mode, connections, errors: rounds[i].reduce((n, m) => n + m.errors, 0), rounds: rounds[i] };
+      inEra.forEach(({ peer, server }, i) => {
+        const row = { peer: peer.key, label: peer.label, mode, era, connections, errors: rounds[i].reduce((n, m) => n + m.errors, 0), rounds: rounds[i] };
         for (const [metric] of METRICS.slice(0, 5)) {
           const values = rounds[i].map((m) => m[metric]);
           row[metric] = median(values);
           row[`${metric}Spread`] = spread(values);
         }
-        row.peakRssMiB = memory(server.pid).peakRssKiB / 1024; // VmHWM so far: after the 1- and then the 32-connection runs
+        row.peakRssMiB = memory(server.pid).peakRssKiB / 1024; // VmHWM so far: after this mode's rows up to this one
         rows.push(row);
       });
     }
@@ -461,35 +480,55 @@ const out = [];
 out.push(
   `mcpgen HTTP benchmark: node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}; load average ${fmt(loadStart, 2)} at start, ${fmt(os.loadavg()[0], 2)} at end`,
 );
-out.push(`tools/call add, one 2025-11-25 session, 127.0.0.1; ${PLAN.rounds} rounds of ${PLAN.ms} ms (after ${PLAN.warmMs} ms warm-up), the peers of a mode taking turns; medians ± half the spread between rounds`);
+out.push(
+  `tools/call add on 127.0.0.1: 2025 = one 2025-11-25 session, 2026 = 2026-07-28 requests (envelope in _meta, no session); ${PLAN.rounds} rounds of ${PLAN.ms} ms (after ${PLAN.warmMs} ms warm-up), the peers of a mode taking turns; medians ± half the spread between rounds`,
+);
 out.push("");
-const find = (peer, mode, connections) => rows.find((r) => r.peer === peer && r.mode === mode && r.connections === connections);
+const find = (peer, mode, era, connections) => rows.find((r) => r.peer === peer && r.mode === mode && r.era === era && r.connections === connections);
 const peerKeys = PEERS.map((p) => p.key);
 if (rows.length) out.push(`| mode, connections | metric | ${PEERS.map((p) => p.label).join(" | ")} | mcpgen ÷ echo | target | |`);
 if (rows.length) out.push(`| --- | --- | ${PEERS.map(() => "---:").join(" | ")} | ---: | --- | --- |`);
-for (const mode of rows.length ? ["json", "sse"] : []) {
-  for (const connections of [1, 32]) {
-    for (const [metric, label, higherIsBetter] of METRICS) {
-      const cells = peerKeys.map((k) => {
-        const r = find(k, mode, connections);
-        if (!r) return "";
-        const s = r[`${metric}Spread`];
-        return `${fmt(r[metric], metric === "cpuUs" || metric === "writesPerRequest" ? 2 : 0)}${s === undefined ? "" : ` ±${Math.round(s * 50)}%`}`;
-      });
-      const m = find("mcpgen", mode, connections)?.[metric];
-      const e = find("echo", mode, connections)?.[metric];
-      const ratio = m !== undefined && e !== undefined ? m / e : undefined;
-      const targeted = metric === "rate" || metric === "cpuUs" || metric === "peakRssMiB";
-      const ok = ratio === undefined || !targeted ? undefined : higherIsBetter ? ratio >= RATE_TARGET : ratio <= COST_TARGET;
-      const name = metric === "rate" ? `${mode.toUpperCase()}${mode === "sse" ? " (echo: SSE too)" : ""}, ${connections}` : "";
-      out.push(
-        `| ${name} | ${label} | ${cells.join(" | ")} | ${ratio === undefined ? "" : `${fmt(ratio, 2)}×`} | ${targeted ? (higherIsBetter ? `≥ ${RATE_TARGET}×` : `≤ ${COST_TARGET}×`) : ""} | ${ok === undefined ? "" : mark(ok)} |`,
-      );
+const groups = rows.length ? ["json", "sse"].flatMap((mode) => ERAS.flatMap((era) => [1, 32].map((connections) => ({ mode, era, connections })))) : [];
+for (const { mode, era, connections } of groups) {
+  for (const [metric, label, higherIsBetter] of METRICS) {
+    const cells = peerKeys.map((k) => {
+      const r = find(k, mode, era, connections);
+      if (!r) return "";
+      const s = r[`${metric}Spread`];
+      return `${fmt(r[metric], metric === "cpuUs" || metric === "writesPerRequest" ? 2 : 0)}${s === undefined ? "" : ` ±${Math.round(s * 50)}%`}`;
+    });
+    const m = find("mcpgen", mode, era, connections)?.[metric];
+    const e = find("echo", mode, era, connections)?.[metric];
+    const ratio = m !== undefined && e !== undefined ? m / e : undefined;
+    const targeted = metric === "rate" || metric === "cpuUs" || metric === "peakRssMiB";
+    const ok = ratio === undefined || !targeted ? undefined : higherIsBetter ? ratio >= RATE_TARGET : ratio <= COST_TARGET;
+    const name = metric === "rate" ? `${mode.toUpperCase()}${mode === "sse" ? " (echo: SSE too)" : ""} ${era}, ${connections}` : "";
+    out.push(
+      `| ${name} | ${label} | ${cells.join(" | ")} | ${ratio === undefined ? "" : `${fmt(ratio, 2)}×`} | ${targeted ? (higherIsBetter ? `≥ ${RATE_TARGET}×` : `≤ ${COST_TARGET}×`) : ""} | ${ok === undefined ? "" : mark(ok)} |`,
+    );
+  }
+}
+if (ERAS.includes("2025") && ERAS.includes("2026") && rows.length) {
+  // Each peer's 2026 figures against its own 2025 ones: req/s, and server CPU inverted (2025 ÷ 2026), so that
+  // above 1 is better for both.
+  const era = (peer, mode, connections, metric) => {
+    const [old, modern] = ["2025", "2026"].map((e) => find(peer, mode, e, connections)?.[metric]);
+    return old === undefined || modern === undefined ? undefined : metric === "rate" ? modern / old : old / modern;
+  };
+  out.push("", `2026 ÷ 2025 per peer, req/s and server CPU per request (inverted: 2025 ÷ 2026); mcpgen held to ≥ ${ERA_TARGET} as on the stdio rows`);
+  out.push(`| mode, connections | mcpgen req/s | mcpgen CPU | echo req/s | echo CPU |`, `| --- | ---: | ---: | ---: | ---: |`);
+  for (const mode of ["json", "sse"]) {
+    for (const connections of [1, 32]) {
+      const cell = (peer, metric) => {
+        const ratio = era(peer, mode, connections, metric);
+        return ratio === undefined ? "" : `${fmt(ratio, 2)}×${peer === "mcpgen" ? ` ${mark(ratio >= ERA_TARGET)}` : ""}`;
+      };
+      out.push(`| ${mode.toUpperCase()}, ${connections} | ${cell("mcpgen", "rate")} | ${cell("mcpgen", "cpuUs")} | ${cell("echo", "rate")} | ${cell("echo", "cpuUs")} |`);
     }
   }
 }
 const errors = rows.filter((r) => r.errors > 0);
-if (errors.length) out.push("", ...errors.map((r) => `errors: ${r.label} ${r.mode} ×${r.connections}: ${r.errors}`));
+if (errors.length) out.push("", ...errors.map((r) => `errors: ${r.label} ${r.mode} ${r.era} ×${r.connections}: ${r.errors}`));
 if (sessions) {
   const s = sessions;
   out.push("");

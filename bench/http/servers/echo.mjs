@@ -2,8 +2,11 @@
  * Peer: the limit. A bare `node:http` echo: parses the JSON-RPC body and answers it as a `tools/call add`
  * with its id: the sum of its `a` and `b` arguments serialized as mcpgen answers it (the JSON text block and
  * `structuredContent`), as the stdio echo does, with no MCP machinery and no validation. The physical limit
- * of this machine, this HTTP stack and this load generator.
- *   node echo.mjs [--mode json|sse] [--busy-us N]
+ * of this machine, this HTTP stack and this load generator. A request whose `_meta` names the 2026-07-28
+ * protocol is answered the 2026 way, as mcpgen answers it (`"resultType":"complete"` first, the server's name
+ * and version in the result's `_meta`), without checking the rest of the envelope or the headers.
+ *   node echo.mjs [--mode json|sse] [--server-info JSON] [--busy-us N]
+ * --server-info  `{ name, version }` for 2026-era results (the example's, which mcpgen sends)
  * json  `content-type: application/json` with a Content-Length, as mcpgen answers in JSON mode
  * sse   the answer as one Server-Sent Event on a chunked `text/event-stream` response, with the headers and
  *       the `event: message\ndata: …\n\n` framing mcpgen's SSE responses have: the bare way to do what mcpgen does
@@ -19,6 +22,8 @@ import { flag, ready } from "./common.mjs";
 const sse = (flag("--mode") ?? "json") === "sse";
 const busyMs = Number(flag("--busy-us") ?? 0) / 1000;
 const batched = process.argv.includes("--batch");
+const MODERN = "2026-07-28";
+const SERVER_META = `"_meta":${JSON.stringify({ "io.modelcontextprotocol/serverInfo": JSON.parse(flag("--server-info") ?? '{"name":"bench-echo","version":"1.0.0"}') })}`;
 // --batch: mcpgen's rule (packages/runtime/src/http/node.ts, Turn): an answer is written at once when the
 // event loop has waited for I/O since the last one written at once (its idle time moved); from a burst's
 // second answer on, answers wait for the turn's end, until a batch holds one.
@@ -45,7 +50,10 @@ const http = createServer((req, res) => {
     if (busyMs > 0) for (const until = performance.now() + busyMs; performance.now() < until; );
     const args = message?.params?.arguments;
     const output = JSON.stringify({ sum: args?.a + args?.b });
-    const body = `{"jsonrpc":"2.0","id":${JSON.stringify(message?.id ?? null)},"result":{"content":[{"type":"text","text":${JSON.stringify(output)}}],"structuredContent":${output}}}`;
+    const members = `"content":[{"type":"text","text":${JSON.stringify(output)}}],"structuredContent":${output}`;
+    const modern = message?.params?._meta?.["io.modelcontextprotocol/protocolVersion"] === MODERN;
+    const result = modern ? `{"resultType":"complete",${members},${SERVER_META}}` : `{${members}}`;
+    const body = `{"jsonrpc":"2.0","id":${JSON.stringify(message?.id ?? null)},"result":${result}}`;
     const write = () => {
       if (sse) {
         res.writeHead(200, SSE_HEADERS);
