@@ -54,8 +54,11 @@ export class Connection implements MethodHost {
   readonly #inFlight = new CallTable<Cancellable>();
   /** The promise `start` last returned: an invocation's, which never rejects (see `handle`). */
   #unfailing: Promise<string | undefined> | undefined = undefined;
-  /** 2026 era: open `subscriptions/listen` requests, by id (they do not keep the connection busy). */
-  readonly #listens = new Map<RequestId, { listener: Listener; end: (response: string | undefined) => void }>();
+  /**
+   * 2026 era: open `subscriptions/listen` requests, by id (they do not keep the connection busy). Made by the
+   * first: most connections never hold one (an HTTP session, or a 2026 HTTP request, has a connection each).
+   */
+  #listens: Map<RequestId, { listener: Listener; end: (response: string | undefined) => void }> | undefined;
   #closed = false;
   readonly ephemeral: boolean;
   readonly sessionId: string | undefined;
@@ -118,9 +121,9 @@ export class Connection implements MethodHost {
       call.cancel(reason);
       return true;
     }
-    const listen = this.#listens.get(requestId);
+    const listen = this.#listens?.get(requestId);
     if (!listen) return false;
-    this.#listens.delete(requestId);
+    this.#listens?.delete(requestId);
     listen.listener.close();
     listen.end(undefined); // a cancelled request gets no response
     return true;
@@ -134,11 +137,11 @@ export class Connection implements MethodHost {
     if (this.#closed) return;
     this.#closed = true;
     this.services.subscriptions.removeSession(this);
-    for (const [id, { listener, end }] of this.#listens) {
+    for (const [id, { listener, end }] of this.#listens ?? []) {
       listener.close();
       end(this.services.results.listenEnded(id)); // the server ends the subscription: a graceful result
     }
-    this.#listens.clear();
+    this.#listens = undefined;
     const running: PromiseLike<unknown>[] = [];
     for (const call of this.#inFlight.values()) {
       const handler = call.cancel("The connection is closing");
@@ -203,12 +206,12 @@ export class Connection implements MethodHost {
    */
   listen(ctx: RequestContext): Reply {
     const { id, params, sink } = ctx;
-    if (this.#inFlight.has(id) || this.#listens.has(id)) return idInUse(ctx);
+    if (this.#inFlight.has(id) || this.#listens?.has(id)) return idInUse(ctx);
     let end: (response: string | undefined) => void = () => {};
     const ended = new Promise<string | undefined>((resolve) => (end = resolve));
     const opened = this.services.subscriptions.open(id, params?.notifications, (line) => sink.send(line), this.services.tasks.watcher(this, ctx));
     if (typeof opened === "string") return refuse(sink, id, "invalidParams", `Invalid params: ${opened}`);
-    this.#listens.set(id, { listener: opened, end });
+    (this.#listens ??= new Map()).set(id, { listener: opened, end });
     return ended;
   }
 
