@@ -78,7 +78,7 @@ function main() {
     return;
   }
   try {
-    const results = { node: process.version, cpus: cpuSummary(), fixture: args.fixture, seed: args.seed, runs: args.runs, sizes: [], profile: undefined };
+    const results = { node: process.version, cpus: cpuSummary(), fixture: args.fixture, seed: args.seed, runs: args.runs, nodeStart: nodeStart(), sizes: [], profile: undefined };
     for (const size of args.sizes) results.sizes.push(benchSize(size));
     if (args.profile) results.profile = profile(Math.max(...args.sizes));
     results.benchMs = Math.round(performance.now() - started);
@@ -105,6 +105,25 @@ function fileCreateMicros() {
   }
   discard(probe);
   return Math.round(median(times));
+}
+
+/**
+ * How long Node takes to start before any script runs (`node -e 0`, median of 7), and, when the environment
+ * sets NODE_EXTRA_CA_CERTS (a certificate file Node reads at every start), the same without it: that time is
+ * in every build's process figure, and is not the build's.
+ */
+function nodeStart() {
+  const time = (env) => {
+    const times = [];
+    for (let i = 0; i < 7; i++) {
+      const t0 = performance.now();
+      spawnSync(process.execPath, ["-e", "0"], { env });
+      times.push(performance.now() - t0);
+    }
+    return Math.round(median(times));
+  };
+  const extraCa = process.env.NODE_EXTRA_CA_CERTS;
+  return { ms: time(process.env), withoutExtraCaMs: extraCa === undefined ? undefined : time(Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "NODE_EXTRA_CA_CERTS"))) };
 }
 
 /** Moves `dir` into the trash, which is deleted when the bench ends (see `clean` in benchSize). */
@@ -169,6 +188,7 @@ function summary(runs) {
     buildMs: med("buildMs"),
     cpuMs: med("cpuMs"),
     importMs: med("importMs"),
+    nodeStartMs: med("nodeStartMs"),
     peakRssMiB: Math.round(Math.max(...runs.map((r) => r.maxRSSKiB)) / 1024),
     updatedFiles: runs.at(-1).updated,
     allMs: runs.map((r) => Math.round(r.wallMs)),
@@ -446,14 +466,21 @@ function report(r) {
         ms(m.processMs),
         ms(m.buildMs),
         ms(m.cpuMs),
+        ms(m.nodeStartMs),
         ms(m.importMs),
         `${m.peakRssMiB} MiB`,
         m.updatedFiles,
         target ? `${(m.processMs / target).toFixed(2)} × ${ms(target)} ${m.processMs <= target ? "ok" : "OVER"}` : "",
       ]);
     }
-  p(table(["tools", "scenario", "runs", "process", "build()", "CPU", "import", "peak RSS", "files written", "vs target"], rows));
+  p(table(["tools", "scenario", "runs", "process", "build()", "CPU", "node start", "import", "peak RSS", "files written", "vs target"], rows));
   p("Targets, for 1,000 tools on a calm file system: a cold build ≤ 2 s; a rebuild after changing one tool (or none) ≤ 0.4 s.");
+  p(
+    `node start = Node's own start-up, before the script's first line (part of process). \`node -e 0\` took ${ms(r.nodeStart.ms)} here` +
+      (r.nodeStart.withoutExtraCaMs === undefined
+        ? "."
+        : `, and ${ms(r.nodeStart.withoutExtraCaMs)} without NODE_EXTRA_CA_CERTS, which this environment sets: Node reads that certificate file at every start.`),
+  );
   p(
     `Creating one file took ${r.sizes.map((s) => `${s.fileCreateMicros.join(" / ")} µs`).join(", ")} (before / after each size's builds; ` +
       "ext4 is several times slower right after many deletions, and a 1,000-tool first build creates 3,000 files).",

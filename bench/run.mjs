@@ -21,8 +21,9 @@
  *   one CPU      mcpgen and the echoes with the driver pinned to CPU 0 (taskset): sequential `add` and `search`
  *                (`list_tasks` over ten seeded tasks; the echo answers with mcpgen's recorded result, serialized
  *                on every call)
- *   100 tools    cold starts (spawn → `initialize` and `tools/list` answered; one process at a time), then
- *                sequential `tools/list` on each peer's last process, in slices taking turns
+ *   100 tools    cold starts (spawn → `initialize` and `tools/list` answered; one process at a time; when
+ *                NODE_EXTRA_CA_CERTS is set, also without it: `BARE_ENV`), then sequential `tools/list` on each
+ *                peer's last process, in slices taking turns
  * Server CPU is read from /proc (all threads) around each slice; the figures are medians over rounds.
  *
  *   node bench/run.mjs [--quick] [--rounds N] [--peers mcpgen,sdk-v1,sdk-v2,echo,echo-busy] [--json] [--keep]
@@ -96,6 +97,7 @@ const METRICS = [
   ["pinSearchP50Us", "  latency p50, µs", "int", false],
   ["pinSearchCpuUs", "  server CPU per call, µs", "us", false, "cost"],
   ["coldMs", "cold start, 100 tools (spawn → initialize + tools/list), ms", "ms", false, "cost"],
+  ["coldBareMs", "  the same, Node started without NODE_EXTRA_CA_CERTS (only when it is set), ms", "ms", false, "cost"],
   ["listRate", "tools/list, 100 tools (sequential), per s", "rate", true, "rate"],
   ["listCpuUs", "  server CPU per tools/list, µs", "int", false, "cost"],
   ["idleRssMiB", "idle RSS (after initialize + 1 call), MiB", "mib", false],
@@ -110,6 +112,12 @@ const PINNED_PEERS = ["mcpgen", "echo", "echo-busy"];
  * method table, validation and result in process, warm), to show what that much work costs on each row.
  */
 const BUSY_NS = 500;
+/**
+ * Node reads the certificate file NODE_EXTRA_CA_CERTS names at every start, before any script runs: ~40 ms on
+ * a machine that sets it, the same for every peer, which would make a cold start's ratio look closer to 1
+ * than the servers' own start-up is. When it is set, cold starts are also measured without it.
+ */
+const BARE_ENV = process.env.NODE_EXTRA_CA_CERTS === undefined ? undefined : Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== "NODE_EXTRA_CA_CERTS"));
 /** The `search` workload: `list_tasks` over ten tasks tagged `bench`, all ten returned and validated. */
 const SEARCH_TASKS = 10;
 const searchCall = toolCall("list_tasks", { tag: "bench", limit: SEARCH_TASKS }, (result) => result.structuredContent?.total === SEARCH_TASKS);
@@ -342,10 +350,18 @@ async function benchPinned(order, root) {
  */
 async function bench100(order, root, tools) {
   const colds = order.map(() => []);
+  const coldsBare = order.map(() => []);
   const procs = [];
   try {
     for (let k = 0; k < plan.coldRuns; k++) {
       for (const [i, peer] of order.entries()) {
+        if (BARE_ENV) {
+          const bare = spawnPeer({ ...peer.tools100, cwd: root, env: BARE_ENV });
+          await bare.handshake();
+          await bare.request("tools/list", {});
+          coldsBare[i].push(performance.now() - bare.startedAt);
+          await bare.close();
+        }
         const p = spawnPeer({ ...peer.tools100, cwd: root });
         await p.handshake();
         const list = await p.request("tools/list", {});
@@ -368,6 +384,7 @@ async function bench100(order, root, tools) {
       result[peer.key] = {
         coldMs: median(colds[i]),
         coldRunsMs: colds[i].map(round1),
+        coldBareMs: BARE_ENV ? median(coldsBare[i]) : undefined,
         listRate: list.rate,
         listCpuUs: list.cpuUs,
         listP50Us: list.p50Us,
