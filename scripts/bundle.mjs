@@ -13,7 +13,8 @@
  * - Each module keeps its own `import.meta.url`, the URL of the file it was bundled from, so whatever the
  *   compiler finds beside its modules (templates.js, meta/, package.json, templates/, the worker modules,
  *   the files the code digest hashes) it finds in dist/ exactly as before. dist/ ships whole (`files`).
- * - dist/bundle/code.sha256, the digest of the bundle's code, goes into the compile cache's fingerprint.
+ * - dist/bundle/code.sha256, the digest of the bundle's code, goes into the compile cache's fingerprint;
+ *   dist/bundle/compiler.sha256, the digest of dist/compiler/ and the templates, into the code digest (stamp.ts).
  */
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -175,6 +176,10 @@ const code = createHash("sha256");
 const scripts = readdirSync(outdir).filter((f) => f.endsWith(".js")).sort();
 for (const file of scripts) code.update(`${file}\0`).update(readFileSync(path.join(outdir, file)));
 writeFileSync(path.join(outdir, "code.sha256"), `${code.digest("hex")}\n`);
+// The digest of the compiler's own files and the templates, which the code digest of a build's stamp and
+// memos reads (stamp.ts) rather than walk and hash them in every build: dist/compiler/ is complete by now.
+const { compilerFilesDigest } = await import("../dist/compiler/stamp.js");
+writeFileSync(path.join(outdir, "compiler.sha256"), `${compilerFilesDigest()}\n`);
 
 const bytes = scripts.reduce((sum, file) => sum + result.metafile.outputs[path.relative(root, path.join(outdir, file))].bytes, 0);
 process.stdout.write(`bundle: ${scripts.length} files, ${(bytes / 1e6).toFixed(2)} MB of code in ${path.relative(root, outdir)}/\n`);

@@ -51,7 +51,8 @@ export function compilerFingerprint(): string {
   return (fingerprint = hash.digest("hex"));
 }
 
-function readIfExists(file: URL): Buffer | undefined {
+/** The file's bytes, or undefined when there is no such file. */
+export function readIfExists(file: URL): Buffer | undefined {
   try {
     return readFileSync(file);
   } catch (error) {

@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { compilerFingerprint } from "./cache.js";
+import { compilerFingerprint, readIfExists } from "./cache.js";
 import type { BuildConfig } from "./config.js";
 import type { Diagnostic } from "./diagnostics.js";
 import type { Emitted } from "./emit/index.js";
@@ -42,15 +42,32 @@ let code: string | undefined;
 export function codeDigest(): string {
   if (code) return code;
   const hash = createHash("sha256").update(compilerFingerprint());
-  for (const dir of [path.dirname(fileURLToPath(import.meta.url)), fileURLToPath(new URL("../../templates", import.meta.url))]) {
-    for (const file of filesBelow(dir)) {
-      // Code and templates; not the declarations and source maps tsc writes beside the code.
-      if (!/\.(d\.ts|map)$/.test(file)) hash.update(`${file}\0`).update(readFileSync(path.join(dir, file)));
-    }
-  }
+  hash.update(builtFilesDigest() ?? compilerFilesDigest());
   for (const pkg of ["handlebars", "yaml", "@hyperjump/uri-template"])
     hash.update(readFileSync(require.resolve(`${pkg}/package.json`)));
   return (code = hash.digest("hex"));
+}
+
+/**
+ * The digest of the compiler's modules (the folder this module is in: dist/compiler/ when built, with the
+ * precompiled templates and meta-validators) and of the templates: their code, not the declarations and
+ * source maps tsc writes beside it.
+ */
+export function compilerFilesDigest(): string {
+  const hash = createHash("sha256");
+  for (const dir of [path.dirname(fileURLToPath(import.meta.url)), fileURLToPath(new URL("../../templates", import.meta.url))]) {
+    for (const file of filesBelow(dir)) if (!/\.(d\.ts|map)$/.test(file)) hash.update(`${file}\0`).update(readFileSync(path.join(dir, file)));
+  }
+  return hash.digest("hex");
+}
+
+/**
+ * `compilerFilesDigest()` as scripts/bundle.mjs wrote it beside the bundle, once `npm run build` had made
+ * every file it covers (walking and hashing them cost ~6 ms a build); never when running from source.
+ */
+function builtFilesDigest(): string | undefined {
+  if (path.extname(fileURLToPath(import.meta.url)) === ".ts") return undefined;
+  return readIfExists(new URL("../bundle/compiler.sha256", import.meta.url))?.toString("utf8").trim();
 }
 
 /** The digest of a build's whole input. */

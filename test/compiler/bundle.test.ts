@@ -1,6 +1,6 @@
 // The bundle (scripts/bundle.mjs, dist/bundle/) is what bin/mcpgen.js and the `mcpgen` entry run; the modules
-// it is made from stay in dist/. Both must make the same bytes, and the bundle's digest, which the compile
-// cache's fingerprint reads, must be that of its files.
+// it is made from stay in dist/. Both must make the same bytes, and the digests written beside the bundle,
+// which the compile cache's fingerprint and the code digest read, must be those of the files they cover.
 import { createHash } from "node:crypto";
 import { cp, readdir, readFile } from "node:fs/promises";
 import { readdirSync } from "node:fs";
@@ -8,6 +8,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { build as bundled } from "mcpgen";
 import { build as unbundled } from "../../dist/compiler/index.js";
+import { compilerFilesDigest } from "../../dist/compiler/stamp.js";
 import { FIXTURES, readTree, REPO, tempProject } from "./helpers.js";
 
 const features = readdirSync(FIXTURES, { withFileTypes: true })
@@ -52,5 +53,9 @@ describe("the bundle", () => {
     const hash = createHash("sha256");
     for (const file of (await readdir(dir)).filter((f) => f.endsWith(".js")).sort()) hash.update(`${file}\0`).update(await readFile(path.join(dir, file)));
     expect(await readFile(path.join(dir, "code.sha256"), "utf8")).toBe(`${hash.digest("hex")}\n`);
+  });
+
+  it("has the digest of dist/compiler/ and the templates in compiler.sha256, as a build would make it", async () => {
+    expect(await readFile(path.join(REPO, "dist/bundle/compiler.sha256"), "utf8")).toBe(`${compilerFilesDigest()}\n`);
   });
 });
