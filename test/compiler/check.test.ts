@@ -1,7 +1,7 @@
 // Table-driven tests of every diagnostic the compiler gives: `given` schema files, `want` the exact,
 // sorted `file#/pointer: message` lines — and nothing written.
 import { existsSync } from "node:fs";
-import { readFile, rename, rm, symlink } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, symlink } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -400,6 +400,23 @@ describe("the schemas folder", () => {
     await rename(path.join(dir, "schemas"), path.join(dir, "real-schemas"));
     await symlink(path.join(dir, "real-schemas"), path.join(dir, "schemas"));
     expect((await build({ cwd: dir, cache: false })).counts.tools).toBe(1);
+  });
+
+  it("names each file from the working directory, wherever the folder is", async () => {
+    const dir = await tempProject();
+    await writeSchemas(dir, server({ a: { inputSchema: obj } }, { "tools/b.json": "{", "defs/deep/x.json": {} }));
+    await mkdir(path.join(dir, "elsewhere"));
+    const problem = (shown: string) => `${shown}tools/b.json#: invalid JSON (line 1, column 2): Expected property name or '}'`;
+    const elsewhere = { out: path.join(dir, "out"), handlers: path.join(dir, "handlers") };
+    for (const [cwd, schemas, shown] of [
+      [dir, "schemas", "schemas/"],
+      [path.join(dir, "schemas"), ".", ""],
+      [path.join(dir, "elsewhere"), "../schemas", `${path.join(dir, "schemas").split(path.sep).join("/")}/`],
+    ] as const) {
+      await expect(build({ cwd, schemas, ...elsewhere, cache: false }), cwd).rejects.toThrow(problem(shown));
+    }
+    await writeSchemas(dir, { "tools/b.json": { inputSchema: obj }, "annotations.json": { tools: { a: "readOnly", b: "readOnly" } } });
+    expect((await build({ cwd: path.join(dir, "schemas"), schemas: ".", ...elsewhere, cache: false })).counts.tools).toBe(2);
   });
 });
 
