@@ -62,11 +62,11 @@ export function compilerFilesDigest(): string {
 }
 
 /**
- * `compilerFilesDigest()` as scripts/bundle.mjs wrote it beside the bundle, once `npm run build` had made
- * every file it covers (walking and hashing them cost ~6 ms a build); never when running from source.
+ * `compilerFilesDigest()` as scripts/bundle.mjs wrote it beside the bundle (dist/bundle/), once `npm run build`
+ * had made every file it covers (walking and hashing them cost ~6 ms a build). Running from source there is
+ * none beside this module, as for the bundle's code.sha256 (cache.ts).
  */
 function builtFilesDigest(): string | undefined {
-  if (path.extname(fileURLToPath(import.meta.url)) === ".ts") return undefined;
   return readIfExists(new URL("../bundle/compiler.sha256", import.meta.url))?.toString("utf8").trim();
 }
 
