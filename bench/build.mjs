@@ -39,6 +39,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { summarize } from "./lib/cpuprofile.mjs";
 import { editTool, PROFILES, writeFixture } from "./lib/fixtures.mjs";
+import { BARE_ENV } from "./lib/node-start.mjs";
 
 const USAGE = "node bench/build.mjs [--sizes 10,100,1000] [--fixture reference|heavy] [--runs N] [--seed N] [--profile] [--json] [--keep] [--against <checkout>]";
 const LIB = path.join(path.dirname(fileURLToPath(import.meta.url)), "lib");
@@ -108,9 +109,9 @@ function fileCreateMicros() {
 }
 
 /**
- * How long Node takes to start before any script runs (`node -e 0`, median of 7), and, when the environment
- * sets NODE_EXTRA_CA_CERTS (a certificate file Node reads at every start), the same without it: that time is
- * in every build's process figure, and is not the build's.
+ * How long Node takes to start before any script runs (`node -e 0`, median of 7), and the same without
+ * NODE_EXTRA_CA_CERTS when the environment sets it (lib/node-start.mjs): that time is in every build's process
+ * figure, and is not the build's.
  */
 function nodeStart() {
   const time = (env) => {
@@ -122,8 +123,7 @@ function nodeStart() {
     }
     return Math.round(median(times));
   };
-  const extraCa = process.env.NODE_EXTRA_CA_CERTS;
-  return { ms: time(process.env), withoutExtraCaMs: extraCa === undefined ? undefined : time(Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "NODE_EXTRA_CA_CERTS"))) };
+  return { ms: time(process.env), withoutExtraCaMs: BARE_ENV && time(BARE_ENV) };
 }
 
 /** Moves `dir` into the trash, which is deleted when the bench ends (see `clean` in benchSize). */

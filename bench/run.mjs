@@ -22,7 +22,7 @@
  *                (`list_tasks` over ten seeded tasks; the echo answers with mcpgen's recorded result, serialized
  *                on every call)
  *   100 tools    cold starts (spawn → `initialize` and `tools/list` answered; one process at a time; when
- *                NODE_EXTRA_CA_CERTS is set, also without it: `BARE_ENV`), then sequential `tools/list` on each
+ *                NODE_EXTRA_CA_CERTS is set, also without it: lib/node-start.mjs), then sequential `tools/list` on each
  *                peer's last process, in slices taking turns
  * Server CPU is read from /proc (all threads) around each slice; the figures are medians over rounds.
  *
@@ -39,6 +39,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { summarize } from "./lib/cpuprofile.mjs";
+import { BARE_ENV } from "./lib/node-start.mjs";
 import { memory } from "./lib/proc.mjs";
 import { median, quantileSorted, spread } from "./lib/stats.mjs";
 import { addCall, closedLoop, listCall, modernAddCall, spawnPeer, toolCall } from "./stdio/driver.mjs";
@@ -112,12 +113,6 @@ const PINNED_PEERS = ["mcpgen", "echo", "echo-busy"];
  * method table, validation and result in process, warm), to show what that much work costs on each row.
  */
 const BUSY_NS = 500;
-/**
- * Node reads the certificate file NODE_EXTRA_CA_CERTS names at every start, before any script runs: ~40 ms on
- * a machine that sets it, the same for every peer, which would make a cold start's ratio look closer to 1
- * than the servers' own start-up is. When it is set, cold starts are also measured without it.
- */
-const BARE_ENV = process.env.NODE_EXTRA_CA_CERTS === undefined ? undefined : Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== "NODE_EXTRA_CA_CERTS"));
 /** The `search` workload: `list_tasks` over ten tasks tagged `bench`, all ten returned and validated. */
 const SEARCH_TASKS = 10;
 const searchCall = toolCall("list_tasks", { tag: "bench", limit: SEARCH_TASKS }, (result) => result.structuredContent?.total === SEARCH_TASKS);
@@ -353,20 +348,23 @@ async function bench100(order, root, tools) {
   const coldsBare = order.map(() => []);
   const procs = [];
   try {
+    /** One cold start of `peer` (in `env`, or this process's): the process, listed, and its time to the list. */
+    const start = async (peer, env) => {
+      const p = spawnPeer({ ...peer.tools100, cwd: root, env });
+      await p.handshake();
+      const list = await p.request("tools/list", {});
+      if (list.tools?.length !== tools) throw new Error(`${peer.label} listed ${list.tools?.length} tools, expected ${tools}`);
+      return { p, ms: performance.now() - p.startedAt };
+    };
     for (let k = 0; k < plan.coldRuns; k++) {
       for (const [i, peer] of order.entries()) {
         if (BARE_ENV) {
-          const bare = spawnPeer({ ...peer.tools100, cwd: root, env: BARE_ENV });
-          await bare.handshake();
-          await bare.request("tools/list", {});
-          coldsBare[i].push(performance.now() - bare.startedAt);
-          await bare.close();
+          const bare = await start(peer, BARE_ENV);
+          coldsBare[i].push(bare.ms);
+          await bare.p.close();
         }
-        const p = spawnPeer({ ...peer.tools100, cwd: root });
-        await p.handshake();
-        const list = await p.request("tools/list", {});
-        colds[i].push(performance.now() - p.startedAt);
-        if (list.tools?.length !== tools) throw new Error(`${peer.label} listed ${list.tools?.length} tools, expected ${tools}`);
+        const { p, ms } = await start(peer, undefined);
+        colds[i].push(ms);
         if (k < plan.coldRuns - 1) await p.close();
         else procs.push(p);
       }

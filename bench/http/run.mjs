@@ -36,6 +36,7 @@ import { summarize } from "../lib/cpuprofile.mjs";
 import { heapByConstructor } from "../lib/heapsnapshot.mjs";
 import { cpuNs, memory, writes } from "../lib/proc.mjs";
 import { median, quantileSorted, spread } from "../lib/stats.mjs";
+import { MODERN_META, MODERN_PROTOCOL_VERSION } from "../stdio/driver.mjs";
 import { setUp } from "../stdio/setup.mjs";
 import { load, postBytes } from "./load.mjs";
 
@@ -58,14 +59,9 @@ const VERSION = "2025-11-25";
 const CALL = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "add", arguments: { a: 2, b: 3 } } });
 const INITIALIZE = JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: "bench", version: "1" } } });
 const INITIALIZED = JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" });
-const MODERN_VERSION = "2026-07-28";
-const ENVELOPE = {
-  "io.modelcontextprotocol/protocolVersion": MODERN_VERSION,
-  "io.modelcontextprotocol/clientInfo": { name: "mcpgen-bench", version: "1.0.0" },
-  "io.modelcontextprotocol/clientCapabilities": {},
-};
-const MODERN_CALL = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "add", arguments: { a: 2, b: 3 }, _meta: ENVELOPE } });
-const MODERN_HEADERS = { "mcp-protocol-version": MODERN_VERSION, "mcp-method": "tools/call", "mcp-name": "add" };
+// The stdio benchmark's 2026 envelope, in every request's `_meta`, and the headers that go with it.
+const MODERN_CALL = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3},${MODERN_META}}}`;
+const MODERN_HEADERS = { "mcp-protocol-version": MODERN_PROTOCOL_VERSION, "mcp-method": "tools/call", "mcp-name": "add" };
 const ERAS = (option("--eras") ?? "2025,2026").split(",").filter(Boolean);
 /** The peers that speak the 2026-07-28 era (the official SDKs here do not). */
 const speaksModern = (peer) => peer.key === "mcpgen" || peer.key.startsWith("echo");
