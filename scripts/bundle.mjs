@@ -46,6 +46,15 @@ const STAND_INS = {
     'const load = () => (real ??= require("@apidevtools/json-schema-ref-parser"));',
     "module.exports = new Proxy({}, { get: (_, key) => load()[key] });",
   ].join("\n"),
+  // What json-schema-to-typescript reads while it loads (to make the schema it reads `.yaml` files with),
+  // answered; the real module on any other use (yamlStandIn in emit/jstt.cts).
+  "js-yaml": [
+    "let real;",
+    'const load = () => (real ??= require("js-yaml"));',
+    "module.exports = new Proxy({}, {",
+    '  get: (_, key) => (key === "CORE_SCHEMA" ? { withTags: () => undefined } : typeof key === "string" && key.endsWith("Tag") ? undefined : load()[key]),',
+    "});",
+  ].join("\n"),
 };
 
 /**

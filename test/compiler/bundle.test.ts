@@ -4,6 +4,7 @@
 import { createHash } from "node:crypto";
 import { cp, readdir, readFile } from "node:fs/promises";
 import { readdirSync } from "node:fs";
+import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { build as bundled } from "mcpgen";
@@ -57,5 +58,32 @@ describe("the bundle", () => {
 
   it("has the digest of dist/compiler/ and the templates in compiler.sha256, as a build would make it", async () => {
     expect(await readFile(path.join(REPO, "dist/bundle/compiler.sha256"), "utf8")).toBe(`${compilerFilesDigest()}\n`);
+  });
+
+  // Each would cost every process that compiles a type its loading time (js-yaml ~5 ms, json-schema-ref-parser
+  // ~20 ms, prettier ~30 ms); emit/jstt.cts and scripts/bundle.mjs put stand-ins in their place.
+  const UNUSED = ["js-yaml", "@apidevtools/json-schema-ref-parser", "prettier"];
+
+  it("leaves out what json-schema-to-typescript loads but mcpgen's calls never use", async () => {
+    const taken = new Set<string>();
+    for (const file of (await readdir(path.join(REPO, "dist/bundle"))).filter((f) => f.endsWith(".js.map"))) {
+      const map = JSON.parse(await readFile(path.join(REPO, "dist/bundle", file), "utf8")) as { sources: string[] };
+      for (const source of map.sources) taken.add(/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(source)?.[1] ?? "");
+    }
+    expect(taken).toContain("json-schema-to-typescript");
+    for (const name of UNUSED) expect(taken).not.toContain(name);
+  });
+
+  it("and so does the compiler in dist/, whose stand-ins leave Node's module cache to the real modules", () => {
+    // In a process of its own: this one's loader may have loaded json-schema-to-typescript its own way.
+    const script = `
+      const { createRequire } = require("node:module");
+      const loadJstt = require(${JSON.stringify(path.join(REPO, "dist/compiler/emit/jstt.cjs"))});
+      const compiles = typeof loadJstt(() => true).index.compile === "function";
+      const fromJstt = createRequire(require.resolve("json-schema-to-typescript", { paths: [${JSON.stringify(REPO)}] }));
+      const loaded = ${JSON.stringify(UNUSED)}.filter((name) => require.cache[fromJstt.resolve(name)] !== undefined);
+      const yaml = fromJstt("js-yaml").load("a: [1, 2]");
+      process.stdout.write(JSON.stringify({ compiles, loaded, yaml }));`;
+    expect(JSON.parse(execFileSync(process.execPath, ["-e", script], { encoding: "utf8" }))).toEqual({ compiles: true, loaded: [], yaml: { a: [1, 2] } });
   });
 });

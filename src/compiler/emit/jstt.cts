@@ -64,6 +64,11 @@ export = loadJstt;
  * - json-schema-ref-parser (48 modules), which only its dereferencing stage uses: `compileSchema` skips that
  *   stage, and only the public `compile()` (a unit with the text "$ref", another release) runs it. The
  *   stand-in loads the real module on first use. Loading it cost ~20 ms of every build that compiles a type.
+ * - js-yaml, which it uses only to read a schema file named `.yaml` (`compileFromFile`, its CLI), never on a
+ *   schema object as mcpgen passes it. While it loads, it makes the YAML schema it would read those files
+ *   with (`CORE_SCHEMA.withTags(<tags>)`); the stand-in answers that and loads the real module on any other
+ *   use, which then reads YAML with its default schema. Loading js-yaml cost ~5 ms of every process that
+ *   compiles a type.
  * Each stand-in then leaves the module cache, so whatever asks for the module later gets the real one.
  */
 function withStandIns<T>(load: () => T): T {
@@ -92,9 +97,26 @@ function withStandIns<T>(load: () => T): T {
     // json-schema-to-typescript reads `$RefParser` off the module when it dereferences, not before.
     return new Proxy({}, { get: (_, key) => module()[key] });
   });
+  standIn("js-yaml", (resolved) => {
+    let real: Record<PropertyKey, unknown> | undefined;
+    const module = () => (real ??= require(resolved) as Record<PropertyKey, unknown>);
+    return new Proxy({}, { get: (_, key) => yamlStandIn(key, module) });
+  });
   try {
     return load();
   } finally {
     for (const [resolved, module] of placed) if (require.cache[resolved] === module) delete require.cache[resolved];
   }
 }
+
+/**
+ * A member of the js-yaml stand-in (see `withStandIns`): what json-schema-to-typescript reads while it loads
+ * (`CORE_SCHEMA.withTags` and the tags it passes, none of them used), else the real module's. The bundle's
+ * stand-in answers the same (scripts/bundle.mjs).
+ */
+function yamlStandIn(key: PropertyKey, real: () => Record<PropertyKey, unknown>): unknown {
+  if (key === "CORE_SCHEMA") return { withTags: () => undefined };
+  if (typeof key === "string" && key.endsWith("Tag")) return undefined;
+  return real()[key];
+}
+
