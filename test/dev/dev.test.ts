@@ -1,11 +1,14 @@
 // End-to-end: `mcpgen dev` through the real binary, driven by the official MCP SDK client over stdio.
 import { readdirSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
+import { build } from "../../dist/compiler/index.js";
+import { ServerChild } from "../../dist/dev/child.js";
 import { REPO, server, tempProject, writeSchemas } from "../compiler/helpers.js";
 
 const BIN = path.join(REPO, "bin/mcpgen.js");
@@ -156,6 +159,33 @@ describe("mcpgen dev", () => {
     const text = async () => ((await client.callTool({ name: "echo", arguments: { text: "abc" } })) as { content: { text: string }[] }).content[0]?.text;
     await until("the new handler", async () => ((await text().catch(() => undefined)) === "abc!" ? true : undefined));
   }, 90_000);
+});
+
+describe("the spare server of mcpgen dev", () => {
+  it("starts tsx's compiler while it waits, removes the module it compiled for that, and serves when told to", async () => {
+    const dir = await tempProject(true);
+    await writeSchemas(dir, server({ echo: echo("Echoes, version 1.") }));
+    await mkdir(path.join(dir, "src/handlers"), { recursive: true });
+    await writeFile(path.join(dir, "src/handlers/echo.ts"), HANDLER);
+    await build({ cwd: dir });
+    const spare = new ServerChild({ outDir: path.join(dir, "generated"), cwd: dir, spare: true });
+    cleanups.push(() => spare.stop());
+    const pid = spare.proc.pid!;
+    const commandLine = (child: number) => {
+      try {
+        return readFileSync(`/proc/${child}/cmdline`, "utf8");
+      } catch {
+        return "";
+      }
+    };
+    await until("esbuild's service under the spare", () => (descendants(pid).some((child) => commandLine(child).includes("esbuild")) ? true : undefined));
+    await until("its own module removed", () => (readdirSync(tmpdir()).some((name) => name.startsWith(`mcpgen-dev-${pid}-`)) ? undefined : true));
+
+    const answer = new Promise<string>((resolve) => spare.onLine(resolve));
+    spare.go();
+    spare.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } }));
+    expect(JSON.parse(await answer)).toMatchObject({ id: 1, result: { serverInfo: { name: "test" } } });
+  }, 60_000);
 });
 
 describe("mcpgen dev --help", () => {
