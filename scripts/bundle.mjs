@@ -88,6 +88,11 @@ const packages = {
   setup(b) {
     const lodash = lodashFunctions();
     b.onResolve({ filter: /^[^./]/ }, ({ path: specifier, importer, namespace }) => {
+      // commander requires child_process when it loads, for subcommands that are programs of their own, which
+      // mcpgen has none of: it is loaded on first use instead (~2.4 ms of every mcpgen command).
+      if (specifier === "node:child_process" && namespace === "file" && importer.includes(`${path.sep}node_modules${path.sep}commander${path.sep}`)) {
+        return { path: specifier, namespace: "mcpgen-lazy-builtin" };
+      }
       if (specifier.startsWith("node:")) return undefined;
       const name = packageOf(specifier);
       const jstt = namespace === "file" && fromJstt(importer);
@@ -98,6 +103,10 @@ const packages = {
       return { path: specifier, external: true };
     });
     b.onLoad({ filter: /.*/, namespace: "mcpgen-stand-in" }, ({ path: name }) => ({ contents: STAND_INS[name], loader: "js" }));
+    b.onLoad({ filter: /.*/, namespace: "mcpgen-lazy-builtin" }, ({ path: name }) => ({
+      contents: `let real;\nmodule.exports = new Proxy({}, { get: (_, key) => (real ??= require(${JSON.stringify(name)}))[key] });\n`,
+      loader: "js",
+    }));
     b.onLoad({ filter: /.*/, namespace: "mcpgen-lodash" }, () => ({
       contents: `module.exports = {\n${lodash.map((name) => `  ${name}: require("lodash/${name}.js"),`).join("\n")}\n};\n`,
       resolveDir: jsttDir,

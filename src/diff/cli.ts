@@ -3,7 +3,6 @@ import type { Command } from "commander";
 import { DiagnosticError, OutputError } from "../compiler/index.js";
 import { InputError } from "../lint/input.js";
 import { bump, diff, type Change } from "./compare.js";
-import { readSide } from "./load.js";
 
 const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 
@@ -26,6 +25,8 @@ export function formatChanges(changes: readonly Change[]): string[] {
 }
 
 async function side(input: string) {
+  // Loaded here, not with the CLI: it runs git through child_process, which other commands do not load.
+  const { readSide } = await import("./load.js");
   try {
     return await readSide(input);
   } catch (error) {

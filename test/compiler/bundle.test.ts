@@ -86,4 +86,9 @@ describe("the bundle", () => {
       process.stdout.write(JSON.stringify({ compiles, loaded, yaml }));`;
     expect(JSON.parse(execFileSync(process.execPath, ["-e", script], { encoding: "utf8" }))).toEqual({ compiles: true, loaded: [], yaml: { a: [1, 2] } });
   });
+
+  it("loads child_process only when a command uses it (commander requires it when it loads)", () => {
+    const script = `import(${JSON.stringify(path.join(REPO, "dist/bundle/cli.js"))}).then(() => process.stdout.write(JSON.stringify(process.moduleLoadList.filter((m) => m.includes("child_process")))));`;
+    expect(JSON.parse(execFileSync(process.execPath, ["-e", script], { encoding: "utf8" }))).toEqual([]);
+  });
 });
