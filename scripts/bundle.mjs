@@ -33,28 +33,29 @@ const jsttDir = path.dirname(createRequire(import.meta.url).resolve("json-schema
 const INLINE = new Set(["commander", "ajv", "ajv-formats", "handlebars", "yaml", "@hyperjump/uri-template", "json-schema-to-typescript", "chokidar"]);
 
 /**
+ * A stand-in for `specifier` that loads the real module (from node_modules, or Node's own) at the first
+ * member read. `answering`, the start of a conditional expression of `key` (`<test> ? <value> : `), answers
+ * some members without loading it.
+ */
+const loadedOnUse = (specifier, answering = "") =>
+  [
+    "let real;",
+    `const load = () => (real ??= require(${JSON.stringify(specifier)}));`,
+    `module.exports = new Proxy({}, { get: (_, key) => ${answering}load()[key] });`,
+  ].join("\n");
+
+/**
  * What json-schema-to-typescript requires but mcpgen's calls never reach: the stand-ins that emit/jstt.cts
  * puts in Node's module cache when the compiler runs from dist/ (see there why), here made when bundling.
  * Imported from anywhere else, these packages load from node_modules.
  */
 const STAND_INS = {
   prettier: "module.exports = {};",
-  // The real module, loaded from node_modules on first use: json-schema-to-typescript reads `$RefParser` off it
-  // when it dereferences, not before.
-  "@apidevtools/json-schema-ref-parser": [
-    "let real;",
-    'const load = () => (real ??= require("@apidevtools/json-schema-ref-parser"));',
-    "module.exports = new Proxy({}, { get: (_, key) => load()[key] });",
-  ].join("\n"),
-  // What json-schema-to-typescript reads while it loads (to make the schema it reads `.yaml` files with),
-  // answered; the real module on any other use (yamlStandIn in emit/jstt.cts).
-  "js-yaml": [
-    "let real;",
-    'const load = () => (real ??= require("js-yaml"));',
-    "module.exports = new Proxy({}, {",
-    '  get: (_, key) => (key === "CORE_SCHEMA" ? { withTags: () => undefined } : typeof key === "string" && key.endsWith("Tag") ? undefined : load()[key]),',
-    "});",
-  ].join("\n"),
+  // json-schema-to-typescript reads `$RefParser` off it when it dereferences, not before.
+  "@apidevtools/json-schema-ref-parser": loadedOnUse("@apidevtools/json-schema-ref-parser"),
+  // What json-schema-to-typescript reads while it loads (to make the schema it reads `.yaml` files with) is
+  // answered, none of it used (yamlStandIn in emit/jstt.cts).
+  "js-yaml": loadedOnUse("js-yaml", 'key === "CORE_SCHEMA" ? { withTags: () => undefined } : typeof key === "string" && key.endsWith("Tag") ? undefined : '),
 };
 
 /**
@@ -104,7 +105,7 @@ const packages = {
     });
     b.onLoad({ filter: /.*/, namespace: "mcpgen-stand-in" }, ({ path: name }) => ({ contents: STAND_INS[name], loader: "js" }));
     b.onLoad({ filter: /.*/, namespace: "mcpgen-lazy-builtin" }, ({ path: name }) => ({
-      contents: `let real;\nmodule.exports = new Proxy({}, { get: (_, key) => (real ??= require(${JSON.stringify(name)}))[key] });\n`,
+      contents: loadedOnUse(name),
       loader: "js",
     }));
     b.onLoad({ filter: /.*/, namespace: "mcpgen-lodash" }, () => ({

@@ -119,4 +119,3 @@ function yamlStandIn(key: PropertyKey, real: () => Record<PropertyKey, unknown>)
   if (typeof key === "string" && key.endsWith("Tag")) return undefined;
   return real()[key];
 }
-
