@@ -6,7 +6,7 @@
 import standaloneModule from "ajv/dist/standalone/index.js";
 import type { Ajv, ValidateFunction } from "ajv";
 import type { Dialect } from "../ajv.js";
-import { ajvDiagnostics, CALL_KEYWORD, createAjv, KNOWN_FORMATS, REGEXP_MODULE, VALIDATOR_HELPERS, withCallTargets } from "../ajv.js";
+import { ajvDiagnostics, CALL_KEYWORD, compiledToRun, createAjv, KNOWN_FORMATS, REGEXP_MODULE, VALIDATOR_HELPERS, withCallTargets } from "../ajv.js";
 import { cacheKey, jsonDigest, type Cache } from "../cache.js";
 import { pointerGet, pointerJoin, type Diagnostic } from "../diagnostics.js";
 import type { ToolIR } from "../ir.js";
@@ -116,16 +116,19 @@ export function compileModule(request: Request, cache: Cache, onlyCached = false
   const refs: Record<string, string> = {};
   const targets = new CallTargets(request);
   withCallTargets(targets.resolve, () => {
-    for (const [name, { schema, at }] of Object.entries(request.schemas)) {
-      try {
-        const applied = request.defaults === undefined ? schema : name === request.defaults ? onlyAppliedDefaults(schema) : withoutDefaults(schema);
-        ajv.addSchema(protoAsPattern(withCalls(applied, request.dialect, request.calls?.[name])), name);
-        ajv.getSchema(name);
-        refs[name] = name;
-      } catch (error) {
-        diagnostics.push({ file, pointer: at, message: `cannot compile: ${(error as Error).message}` });
+    // Run in process only to check examples: a module without any needs none of its functions.
+    compiledToRun(Boolean(request.examples?.length), () => {
+      for (const [name, { schema, at }] of Object.entries(request.schemas)) {
+        try {
+          const applied = request.defaults === undefined ? schema : name === request.defaults ? onlyAppliedDefaults(schema) : withoutDefaults(schema);
+          ajv.addSchema(protoAsPattern(withCalls(applied, request.dialect, request.calls?.[name])), name);
+          ajv.getSchema(name);
+          refs[name] = name;
+        } catch (error) {
+          diagnostics.push({ file, pointer: at, message: `cannot compile: ${(error as Error).message}` });
+        }
       }
-    }
+    });
     for (const { against, value, at } of request.examples ?? []) {
       const validate = refs[against] && ajv.getSchema(against);
       if (!validate || validate(copyJson(value))) continue;
@@ -246,14 +249,16 @@ export function compileShared(request: SharedRequest, cache: Cache, key = shared
         (() => {
           throw new Error(`${target} is not callable at build time`);
         }) as unknown as ValidateFunction,
-      () => {
-        for (const [name, root] of Object.entries(roots)) if (Object.keys(root[c]!).length) ajv.addSchema(protoAsPattern(root), name);
-        for (const [name, { root, name: def }] of Object.entries(request.exports)) {
-          refs[name] = `${root}#/${c}/${def}`;
-          ajv.getSchema(refs[name]);
-        }
-        return standaloneCode(ajv, refs);
-      },
+      // Nothing runs a shared module's functions: calls from examples compile their targets themselves.
+      () =>
+        compiledToRun(false, () => {
+          for (const [name, root] of Object.entries(roots)) if (Object.keys(root[c]!).length) ajv.addSchema(protoAsPattern(root), name);
+          for (const [name, { root, name: def }] of Object.entries(request.exports)) {
+            refs[name] = `${root}#/${c}/${def}`;
+            ajv.getSchema(refs[name]);
+          }
+          return standaloneCode(ajv, refs);
+        }),
     );
     const module = toEsm(hoistedExports(plainOwnChecks(ownKeys(code))));
     cache.set(key, JSON.stringify(module));
