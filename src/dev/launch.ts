@@ -2,13 +2,10 @@
  * What a server child runs first (under tsx): it waits for its parent to name the server entry, then runs
  * it as `node <entry> <args>` would. `mcpgen dev` starts the next child this way ahead of time, so that
  * Node, tsx and the runtime are loaded before a change arrives and a restart costs only the registry and
- * the handlers (measured in bench/dev.mjs). tsx compiles TypeScript with esbuild, whose service process
- * starts with the first module tsx has not compiled before: after an edit, the new registry. So the child
- * compiles a module of its own while it waits (a spare's restart: ~58 → ~48 ms to the first answer).
+ * the handlers (measured in bench/dev.mjs). The generated TypeScript is compiled by esbuild alone
+ * (generated-hooks.ts), whose service process starts while the child waits.
  */
-import { rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import os from "node:os";
+import { createRequire, register } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -22,23 +19,13 @@ const message = new Promise<Go>((resolve) => process.once("message", (value) => 
 process.send?.("listening");
 const outDir = process.argv[2];
 if (outDir) {
+  register(new URL("./generated-hooks.js", import.meta.url), { data: { outDir } });
   // The runtime is the same for every build: load it while waiting (failing here is the entry's business).
   try {
     await import(pathToFileURL(createRequire(path.join(outDir, "server.gen.ts")).resolve("@mcpgen/runtime/main")).href);
   } catch {
     // reported when the entry imports it
   }
-}
-// tsx keeps what it compiled by content and path: a module that is new each time makes it start esbuild, and
-// an ES module (`.mts`) does so where the entry's modules compile, in tsx's loader thread.
-const warmUp = path.join(os.tmpdir(), `mcpgen-dev-${process.pid}-${Date.now()}.mts`);
-try {
-  writeFileSync(warmUp, `export const startedAt: number = ${Date.now()};\n`);
-  await import(pathToFileURL(warmUp).href);
-} catch {
-  // only the first compile of the entry is slower
-} finally {
-  rmSync(warmUp, { force: true });
 }
 const go = await message;
 process.channel?.unref();

@@ -1,7 +1,6 @@
 // End-to-end: `mcpgen dev` through the real binary, driven by the official MCP SDK client over stdio.
 import { readdirSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -162,7 +161,7 @@ describe("mcpgen dev", () => {
 });
 
 describe("the spare server of mcpgen dev", () => {
-  it("starts tsx's compiler while it waits, removes the module it compiled for that, and serves when told to", async () => {
+  it("starts esbuild's service while it waits, and serves when told to", async () => {
     const dir = await tempProject(true);
     await writeSchemas(dir, server({ echo: echo("Echoes, version 1.") }));
     await mkdir(path.join(dir, "src/handlers"), { recursive: true });
@@ -179,7 +178,6 @@ describe("the spare server of mcpgen dev", () => {
       }
     };
     await until("esbuild's service under the spare", () => (descendants(pid).some((child) => commandLine(child).includes("esbuild")) ? true : undefined));
-    await until("its own module removed", () => (readdirSync(tmpdir()).some((name) => name.startsWith(`mcpgen-dev-${pid}-`)) ? undefined : true));
 
     const answer = new Promise<string>((resolve) => spare.onLine(resolve));
     spare.go();
