@@ -7,6 +7,7 @@
  * dynamically are ES modules (the validators, and the handlers of a project whose generated code runs as ES
  * modules at all), and a stack frame in it is rare.
  */
+import { realpathSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -14,18 +15,26 @@ import { transform } from "esbuild";
 
 type Load = (url: string, context: object) => Promise<{ format?: string | null; source?: unknown; shortCircuit?: boolean }>;
 
-let outDirUrl: string | undefined;
+/** The output folder's URL, as given and with its links resolved (module URLs are of real paths). */
+let outDirUrls: string[] = [];
 
 /** `data.outDir`: the folder whose `*.gen.ts` files these hooks compile. Starts esbuild's service meanwhile. */
 export function initialize(data: { outDir: string }): void {
-  outDirUrl = pathToFileURL(path.resolve(data.outDir) + path.sep).href;
+  const dir = path.resolve(data.outDir);
+  let real = dir;
+  try {
+    real = realpathSync(dir);
+  } catch {
+    // not there yet: its files load through tsx
+  }
+  outDirUrls = [...new Set([dir, real])].map((folder) => pathToFileURL(folder + path.sep).href);
   // A restart compiles the new registry at once: the service (a process of its own) is up by then.
   transform("", { loader: "ts" }).catch(() => {});
 }
 
 export async function load(url: string, context: object, nextLoad: Load): ReturnType<Load> {
   const file = url.split("?")[0] as string;
-  if (outDirUrl === undefined || !file.startsWith(outDirUrl) || !file.endsWith(".gen.ts")) return nextLoad(url, context);
+  if (!file.endsWith(".gen.ts") || !outDirUrls.some((dir) => file.startsWith(dir))) return nextLoad(url, context);
   const filename = fileURLToPath(file);
   const { code } = await transform(await readFile(filename, "utf8"), { loader: "ts", format: "esm", target: "node20", sourcefile: filename });
   return { format: "module", source: code, shortCircuit: true };

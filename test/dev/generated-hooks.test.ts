@@ -1,6 +1,6 @@
 // The loader hooks of `mcpgen dev`'s server children (src/dev/generated-hooks.ts): the generated TypeScript
 // compiled by esbuild alone, everything else left to the next hook (tsx's).
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -38,5 +38,11 @@ describe("the generated code's loader hooks", () => {
       expect(await load(pathToFileURL(file).href, {}, next)).toEqual({ format: "module", source: "next" });
     }
     expect(passed).toHaveLength(2);
+
+    // Named through a link: module URLs are of real paths.
+    const link = path.join(dir, "linked");
+    await symlink(out, link);
+    initialize({ outDir: link });
+    expect(await load(pathToFileURL(path.join(out, "registry.gen.ts")).href, {}, next)).toMatchObject({ shortCircuit: true });
   });
 });
