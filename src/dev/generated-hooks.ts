@@ -25,7 +25,7 @@ export function initialize(data: { outDir: string }): void {
   try {
     real = realpathSync(dir);
   } catch {
-    // not there yet: its files load through tsx
+    // not there yet: known by the name given
   }
   outDirUrls = [...new Set([dir, real])].map((folder) => pathToFileURL(folder + path.sep).href);
   // A restart compiles the new registry at once: the service (a process of its own) is up by then.
