@@ -82,19 +82,24 @@ const DUPLICATE_ITEMS = Object.assign((items: readonly unknown[]) => duplicateIt
  */
 export const CALL_KEYWORD = "mcpgen:call";
 
+/** What a compilation sees while `compile` runs with `state.value` set to `value` (`withCallTargets`, `compiledToRun`). */
+function during<V, T>(state: { value: V }, value: V, compile: () => T): T {
+  const before = state.value;
+  state.value = value;
+  try {
+    return compile();
+  } finally {
+    state.value = before;
+  }
+}
+
 /**
  * The function a call stands for while compiling (examples are checked at build time): set by whoever
  * compiles a schema holding calls, for the duration of that compilation.
  */
-let callTarget: ((target: string) => ValidateFunction) | undefined;
+const callTarget: { value: ((target: string) => ValidateFunction) | undefined } = { value: undefined };
 export function withCallTargets<T>(resolve: (target: string) => ValidateFunction, compile: () => T): T {
-  const before = callTarget;
-  callTarget = resolve;
-  try {
-    return compile();
-  } finally {
-    callTarget = before;
-  }
+  return during(callTarget, resolve, compile);
 }
 
 /**
@@ -104,20 +109,14 @@ export function withCallTargets<T>(resolve: (target: string) => ValidateFunction
  * code, not from that function. A validator nothing will run gets a function that only throws instead, and
  * V8 parses nothing: in a cold build of 1,000 tools, 292 of them without examples, ~0.18 s less CPU.
  */
-let runnable = true;
+const runnable = { value: true };
 export function compiledToRun<T>(run: boolean, compile: () => T): T {
-  const before = runnable;
-  runnable = run;
-  try {
-    return compile();
-  } finally {
-    runnable = before;
-  }
+  return during(runnable, run, compile);
 }
 
 /** ajv's `code.process`: the code of the function ajv makes, or one that throws (see `compiledToRun`). */
 function inProcess(source: string): string {
-  if (runnable) return source;
+  if (runnable.value) return source;
   // ajv's references to its scope come first, then `return function validateN(…){…}`.
   const name = /return function ([\w$]+)\(/.exec(source)?.[1];
   return name === undefined ? source : `return function ${name}() { throw new Error("mcpgen: ${name} was compiled for its standalone code only"); }`;
@@ -130,9 +129,10 @@ function callCode(cxt: KeywordCxt): void {
   const { gen } = cxt;
   const target = cxt.schema as string;
   const hash = target.lastIndexOf("#");
-  if (!callTarget || hash < 0) throw new Error(`${CALL_KEYWORD}: nothing to call for ${JSON.stringify(target)}`);
+  const resolve = callTarget.value;
+  if (!resolve || hash < 0) throw new Error(`${CALL_KEYWORD}: nothing to call for ${JSON.stringify(target)}`);
   const code = _`require(${target.slice(0, hash)})${getProperty(target.slice(hash + 1))}`;
-  const fn = gen.scopeValue("func", { key: target, ref: callTarget(target), code });
+  const fn = gen.scopeValue("func", { key: target, ref: resolve(target), code });
   cxt.result(callValidateCode(cxt, fn, nil), undefined, () => {
     gen.assign(N.vErrors, _`${N.vErrors} === null ? ${fn}.errors : ${N.vErrors}.concat(${fn}.errors)`);
     gen.assign(N.errors, _`${N.vErrors}.length`);
