@@ -9,17 +9,16 @@
  */
 import { realpathSync } from "node:fs";
 import { readFile } from "node:fs/promises";
+import type { InitializeHook, LoadHook } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { transform } from "esbuild";
-
-type Load = (url: string, context: object) => Promise<{ format?: string | null; source?: unknown; shortCircuit?: boolean }>;
 
 /** The output folder's URL, as given and with its links resolved (module URLs are of real paths). */
 let outDirUrls: string[] = [];
 
 /** `data.outDir`: the folder whose `*.gen.ts` files these hooks compile. Starts esbuild's service meanwhile. */
-export function initialize(data: { outDir: string }): void {
+export const initialize: InitializeHook<{ outDir: string }> = (data) => {
   const dir = path.resolve(data.outDir);
   let real = dir;
   try {
@@ -30,12 +29,12 @@ export function initialize(data: { outDir: string }): void {
   outDirUrls = [...new Set([dir, real])].map((folder) => pathToFileURL(folder + path.sep).href);
   // A restart compiles the new registry at once: the service (a process of its own) is up by then.
   transform("", { loader: "ts" }).catch(() => {});
-}
+};
 
-export async function load(url: string, context: object, nextLoad: Load): ReturnType<Load> {
+export const load: LoadHook = async (url, context, nextLoad) => {
   const file = url.split("?")[0] as string;
   if (!file.endsWith(".gen.ts") || !outDirUrls.some((dir) => file.startsWith(dir))) return nextLoad(url, context);
   const filename = fileURLToPath(file);
   const { code } = await transform(await readFile(filename, "utf8"), { loader: "ts", format: "esm", target: "node20", sourcefile: filename });
   return { format: "module", source: code, shortCircuit: true };
-}
+};

@@ -23,9 +23,10 @@ describe("the generated code's loader hooks", () => {
     await writeFile(path.join(dir, "src/other.gen.ts"), "export const x: number = 1;\n");
     initialize({ outDir: out });
 
+    const context = { conditions: ["node", "import"], format: undefined, importAssertions: {}, importAttributes: {} };
     const passed: string[] = [];
     const next = async (url: string) => (passed.push(url), { format: "module", source: "next" });
-    const own = await load(pathToFileURL(path.join(out, "registry.gen.ts")).href, {}, next);
+    const own = await load(pathToFileURL(path.join(out, "registry.gen.ts")).href, context, next);
     expect(own).toMatchObject({ format: "module", shortCircuit: true });
     const code = String(own.source);
     expect(code).toContain(`handler: () => import("../src/handlers/echo.js")`);
@@ -35,7 +36,7 @@ describe("the generated code's loader hooks", () => {
 
     // Outside the output folder, or not generated TypeScript: the next hook's.
     for (const file of [path.join(dir, "src/other.gen.ts"), path.join(out, "validators/echo.gen.js")]) {
-      expect(await load(pathToFileURL(file).href, {}, next)).toEqual({ format: "module", source: "next" });
+      expect(await load(pathToFileURL(file).href, context, next)).toEqual({ format: "module", source: "next" });
     }
     expect(passed).toHaveLength(2);
 
@@ -43,6 +44,6 @@ describe("the generated code's loader hooks", () => {
     const link = path.join(dir, "linked");
     await symlink(out, link);
     initialize({ outDir: link });
-    expect(await load(pathToFileURL(path.join(out, "registry.gen.ts")).href, {}, next)).toMatchObject({ shortCircuit: true });
+    expect(await load(pathToFileURL(path.join(out, "registry.gen.ts")).href, context, next)).toMatchObject({ shortCircuit: true });
   });
 });
