@@ -49,37 +49,29 @@ class Raw {
   }
 }
 
-function discover(id: number, connection = "keep-alive"): string {
-  const body = JSON.stringify({ jsonrpc: "2.0", id, method: "server/discover", params: { _meta: ENVELOPE } });
+/** A raw 2026-era POST of `message` to /mcp, with its Mcp-Method header and `headers` besides. */
+function post(message: { jsonrpc: "2.0"; id: number; method: string; params: object }, headers: string[]): string {
+  const body = JSON.stringify(message);
   return [
     "POST /mcp HTTP/1.1",
     "Host: 127.0.0.1",
     "Content-Type: application/json",
-    "Accept: application/json, text/event-stream",
     "MCP-Protocol-Version: 2026-07-28",
-    "Mcp-Method: server/discover",
-    `Connection: ${connection}`,
+    `Mcp-Method: ${message.method}`,
+    ...headers,
     `Content-Length: ${Buffer.byteLength(body)}`,
     "",
     body,
   ].join("\r\n");
 }
 
+function discover(id: number, connection = "keep-alive"): string {
+  return post({ jsonrpc: "2.0", id, method: "server/discover", params: { _meta: ENVELOPE } }, ["Accept: application/json, text/event-stream", `Connection: ${connection}`]);
+}
+
 /** A 2026-era `tools/call echo` on a keep-alive connection, with `meta` as its `_meta`, answered with JSON. */
 function echoCall(id: number, meta: Record<string, unknown>): string {
-  const body = JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "echo", arguments: { text: `call ${id}` }, _meta: meta } });
-  return [
-    "POST /mcp HTTP/1.1",
-    "Host: 127.0.0.1",
-    "Content-Type: application/json",
-    "Accept: application/json",
-    "MCP-Protocol-Version: 2026-07-28",
-    "Mcp-Method: tools/call",
-    "Mcp-Name: echo",
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    "",
-    body,
-  ].join("\r\n");
+  return post({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "echo", arguments: { text: `call ${id}` }, _meta: meta } }, ["Accept: application/json", "Mcp-Name: echo"]);
 }
 
 const GARBAGE = "NOT HTTP AT ALL\r\n\r\n";
