@@ -24,6 +24,19 @@ async function output(build: typeof bundled, feature: string, jobs?: number): Pr
   return new Map([...(await readTree(path.join(dir, "generated"))), ...[...(await readTree(path.join(dir, "src/handlers")))].map(([f, c]) => [`handlers/${f}`, c] as const)]);
 }
 
+/** The packages whose files the bundle's code was made from (its source maps' sources under node_modules/). */
+async function bundledPackages(): Promise<Set<string>> {
+  const packages = new Set<string>();
+  for (const file of (await readdir(path.join(REPO, "dist/bundle"))).filter((f) => f.endsWith(".js"))) {
+    const map = JSON.parse(await readFile(path.join(REPO, "dist/bundle", `${file}.map`), "utf8")) as { sources: string[] };
+    for (const source of map.sources) {
+      const inPackage = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(source);
+      if (inPackage) packages.add(inPackage[1] as string);
+    }
+  }
+  return packages;
+}
+
 describe("the bundle", () => {
   it.each(features)("builds fixture %s to the bytes the modules in dist/ build", async (feature) => {
     expect(await output(bundled, feature)).toEqual(await output(unbundled, feature));
@@ -37,16 +50,7 @@ describe("the bundle", () => {
     const notices = await readFile(path.join(REPO, "dist/bundle/licenses.txt"), "utf8");
     const named = [...notices.matchAll(/^((?:@[^/\s]+\/)?[^@\s]+)@\d[^\s]* \(/gm)].map((m) => m[1]);
     for (const name of ["ajv", "ajv-formats", "commander", "handlebars", "json-schema-to-typescript", "yaml"]) expect(named).toContain(name);
-    const code = (await readdir(path.join(REPO, "dist/bundle"))).filter((f) => f.endsWith(".js"));
-    const sources = new Set<string>();
-    for (const file of code) {
-      const map = JSON.parse(await readFile(path.join(REPO, "dist/bundle", `${file}.map`), "utf8")) as { sources: string[] };
-      for (const source of map.sources) {
-        const inPackage = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(source);
-        if (inPackage) sources.add(inPackage[1] as string);
-      }
-    }
-    expect([...sources].filter((name) => !named.includes(name))).toEqual([]);
+    expect([...(await bundledPackages())].filter((name) => !named.includes(name))).toEqual([]);
   });
 
   it("has the digest of its files in code.sha256", async () => {
@@ -65,11 +69,7 @@ describe("the bundle", () => {
   const UNUSED = ["js-yaml", "@apidevtools/json-schema-ref-parser", "prettier"];
 
   it("leaves out what json-schema-to-typescript loads but mcpgen's calls never use", async () => {
-    const taken = new Set<string>();
-    for (const file of (await readdir(path.join(REPO, "dist/bundle"))).filter((f) => f.endsWith(".js.map"))) {
-      const map = JSON.parse(await readFile(path.join(REPO, "dist/bundle", file), "utf8")) as { sources: string[] };
-      for (const source of map.sources) taken.add(/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(source)?.[1] ?? "");
-    }
+    const taken = await bundledPackages();
     expect(taken).toContain("json-schema-to-typescript");
     for (const name of UNUSED) expect(taken).not.toContain(name);
   });

@@ -90,18 +90,16 @@ function withStandIns<T>(load: () => T): T {
     require.cache[resolved] = module;
     placed.push([resolved, module]);
   };
+  /** The module at `resolved`, loaded when `member` (by default: any member read) first asks for it. */
+  const loadedOnUse = (resolved: string, member = (key: PropertyKey, real: () => Record<PropertyKey, unknown>) => real()[key]) => {
+    let real: Record<PropertyKey, unknown> | undefined;
+    const load = () => (real ??= require(resolved) as Record<PropertyKey, unknown>);
+    return new Proxy({}, { get: (_, key) => member(key, load) });
+  };
   standIn("prettier", () => ({}));
-  standIn("@apidevtools/json-schema-ref-parser", (resolved) => {
-    let real: Record<PropertyKey, unknown> | undefined;
-    const module = () => (real ??= require(resolved) as Record<PropertyKey, unknown>);
-    // json-schema-to-typescript reads `$RefParser` off the module when it dereferences, not before.
-    return new Proxy({}, { get: (_, key) => module()[key] });
-  });
-  standIn("js-yaml", (resolved) => {
-    let real: Record<PropertyKey, unknown> | undefined;
-    const module = () => (real ??= require(resolved) as Record<PropertyKey, unknown>);
-    return new Proxy({}, { get: (_, key) => yamlStandIn(key, module) });
-  });
+  // json-schema-to-typescript reads `$RefParser` off the module when it dereferences, not before.
+  standIn("@apidevtools/json-schema-ref-parser", (resolved) => loadedOnUse(resolved));
+  standIn("js-yaml", (resolved) => loadedOnUse(resolved, yamlStandIn));
   try {
     return load();
   } finally {
