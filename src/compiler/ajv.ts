@@ -1,12 +1,12 @@
 /** The ajv instances mcpgen compiles with, one per supported JSON Schema dialect. */
-import { _, Ajv, Name, nil, type ErrorObject, type KeywordCxt, type Options, type ValidateFunction } from "ajv";
+import { _, Ajv, Name, nil, type KeywordCxt, type Options, type ValidateFunction } from "ajv";
 import { getProperty } from "ajv/dist/compile/codegen/code.js";
 import { callValidateCode } from "ajv/dist/vocabularies/code.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { ValueScope } from "ajv/dist/compile/codegen/index.js";
 import addFormatsModule from "ajv-formats";
 import { fullFormats } from "ajv-formats/dist/formats.js";
-import { pointerJoin, type Diagnostic } from "./diagnostics.js";
+import { VALIDATOR_HELPERS } from "./emit/examples.js";
 import { equalityKeywords } from "./equality.js";
 import { limitLength } from "./limit-length.js";
 import { uniqueItems } from "./unique-items.js";
@@ -60,9 +60,6 @@ export const PATTERN_ENGINE = Object.assign((pattern: string, flags: string) => 
   code: `require(${JSON.stringify(REGEXP_MODULE)}).default`,
 });
 
-/** Where generated validators import the runtime's helpers from (ajv's, and mcpgen's own). */
-export const VALIDATOR_HELPERS = "@mcpgen/runtime/validators";
-
 /**
  * `const` and `enum` over objects and arrays (equality.ts): the runtime's `equal`, in process and in
  * standalone code, which requires it as ajv's helper (`toEsm` imports it from the runtime as before).
@@ -82,41 +79,28 @@ const DUPLICATE_ITEMS = Object.assign((items: readonly unknown[]) => duplicateIt
  */
 export const CALL_KEYWORD = "mcpgen:call";
 
-/** What a compilation sees while `compile` runs with `state.value` set to `value` (`withCallTargets`, `compiledToRun`). */
-function during<V, T>(state: { value: V }, value: V, compile: () => T): T {
-  const before = state.value;
-  state.value = value;
-  try {
-    return compile();
-  } finally {
-    state.value = before;
-  }
-}
-
 /**
  * The function a call stands for while compiling (examples are checked at build time): set by whoever
  * compiles a schema holding calls, for the duration of that compilation.
  */
-const callTarget: { value: ((target: string) => ValidateFunction) | undefined } = { value: undefined };
+let callTarget: ((target: string) => ValidateFunction) | undefined;
 export function withCallTargets<T>(resolve: (target: string) => ValidateFunction, compile: () => T): T {
-  return during(callTarget, resolve, compile);
+  const before = callTarget;
+  callTarget = resolve;
+  try {
+    return compile();
+  } finally {
+    callTarget = before;
+  }
 }
 
 /**
- * Whether the validators compiled now may run in this process: a module's when an example is checked with
- * them (and the call targets they reach, compiled when an example first calls one). ajv makes each validator
- * a function, `new Function` over its code, which V8 parses on the spot; standalone code is made from ajv's
- * code, not from that function. A validator nothing will run gets a function that only throws instead, and
- * V8 parses nothing: in a cold build of 1,000 tools, 292 of them without examples, ~0.18 s less CPU.
+ * ajv's `code.process` for an instance whose functions never run. ajv makes each validator a function,
+ * `new Function` over its code, which V8 parses on the spot; standalone code is made from ajv's code, not
+ * from that function, and examples run the standalone code (emit/examples.ts). So the function only throws:
+ * in a cold build of 1,000 tools, ~0.2 s less CPU than parsing them all.
  */
-const runnable = { value: true };
-export function compiledToRun<T>(run: boolean, compile: () => T): T {
-  return during(runnable, run, compile);
-}
-
-/** ajv's `code.process`: the code of the function ajv makes, or one that throws (see `compiledToRun`). */
-function inProcess(source: string): string {
-  if (runnable.value) return source;
+function standaloneOnly(source: string): string {
   // ajv's references to its scope come first, then `return function validateN(…){…}`.
   const name = /return function ([\w$]+)\(/.exec(source)?.[1];
   return name === undefined ? source : `return function ${name}() { throw new Error("mcpgen: ${name} was compiled for its standalone code only"); }`;
@@ -129,7 +113,7 @@ function callCode(cxt: KeywordCxt): void {
   const { gen } = cxt;
   const target = cxt.schema as string;
   const hash = target.lastIndexOf("#");
-  const resolve = callTarget.value;
+  const resolve = callTarget;
   if (!resolve || hash < 0) throw new Error(`${CALL_KEYWORD}: nothing to call for ${JSON.stringify(target)}`);
   const code = _`require(${target.slice(0, hash)})${getProperty(target.slice(hash + 1))}`;
   const fn = gen.scopeValue("func", { key: target, ref: resolve(target), code });
@@ -141,6 +125,15 @@ function callCode(cxt: KeywordCxt): void {
 
 const compilers = new Map<string, { ajv: Ajv; keywords: Set<string> }>();
 
+export interface AjvOptions {
+  /** `x-` keywords the schemas use (annotations). */
+  extensionKeywords?: Iterable<string>;
+  coerceTypes?: boolean;
+  useDefaults?: boolean;
+  /** For standalone code only: its functions throw when called, and cost no parsing (see `standaloneOnly`). */
+  standalone?: boolean;
+}
+
 /**
  * A compiling instance in the state of a fresh one. Each tool gets that, so that the names in its
  * standalone code (`validate0`, `schema1`, ...) depend on that tool alone: same input, same bytes, cached or
@@ -149,13 +142,14 @@ const compilers = new Map<string, { ajv: Ajv; keywords: Set<string> }>();
  * `ValueScope`, which numbers them) replaced by a new one. The golden fixtures (several tools each, their
  * bytes first made with an Ajv per tool) hold it to that.
  */
-export function createAjv(dialect: Dialect, extensionKeywords: Iterable<string> = [], coerceTypes = false, useDefaults = false, slot = ""): Ajv {
-  const id = `${dialect} ${coerceTypes} ${useDefaults} ${slot}`;
+export function createAjv(dialect: Dialect, options: AjvOptions = {}): Ajv {
+  const { extensionKeywords = [], coerceTypes = false, useDefaults = false, standalone = false } = options;
+  const id = `${dialect} ${coerceTypes} ${useDefaults} ${standalone}`;
   let compiler = compilers.get(id);
   if (!compiler) {
     // `check` already validated every schema against its meta-schema (precompiled, meta-validators.ts), so
     // this one neither validates schemas nor needs the meta-schemas (`meta: false`).
-    const code = { ...COMPILE_OPTIONS.code, regExp: PATTERN_ENGINE, process: inProcess };
+    const code = { ...COMPILE_OPTIONS.code, regExp: PATTERN_ENGINE, ...(standalone && { process: standaloneOnly }) };
     const opts: Options = { ...COMPILE_OPTIONS, code, meta: false, validateSchema: false, ...(coerceTypes && { coerceTypes: true }), ...(useDefaults && { useDefaults: true }) };
     const ajv = addFormats(dialect === "2020-12" ? new Ajv2020(opts) : new Ajv(opts));
     ajv.addKeyword({ keyword: CALL_KEYWORD, schemaType: "string", code: callCode });
@@ -180,25 +174,3 @@ export function createAjv(dialect: Dialect, extensionKeywords: Iterable<string> 
 
 /** How mcpgen's own file meta-schemas (meta-schemas.ts) were compiled. */
 export const FILE_CHECK_OPTIONS: Options = { allErrors: true, strict: false };
-
-/**
- * ajv errors as diagnostics, each at the exact place in `file`. Where one place has several errors from
- * the branches of an `anyOf` (a meta-schema's `type` is a name or a list of names), the most specific wins.
- */
-export function ajvDiagnostics(errors: readonly ErrorObject[] | null | undefined, file: string, base: string): Diagnostic[] {
-  const list = (errors ?? []).filter((e) => e.keyword !== "if" && e.keyword !== "anyOf");
-  const specific = new Set(list.filter((e) => e.keyword !== "type").map((e) => e.instancePath));
-  return list
-    .filter((e) => e.keyword !== "type" || !specific.has(e.instancePath))
-    .map((e) => {
-      const pointer = base + e.instancePath;
-      const params = e.params as Record<string, unknown>;
-      if (e.keyword === "additionalProperties")
-        return { file, pointer: pointerJoin(pointer, String(params.additionalProperty)), message: "unknown property" };
-      if (e.keyword === "required")
-        return { file, pointer, message: `missing required property "${String(params.missingProperty)}"` };
-      if (e.keyword === "enum")
-        return { file, pointer, message: `must be one of ${JSON.stringify(params.allowedValues)}` };
-      return { file, pointer, message: e.message ?? e.keyword };
-    });
-}

@@ -6,10 +6,10 @@
 import { parse as parseTemplate } from "@hyperjump/uri-template";
 import path from "node:path";
 import type { SourceDoc } from "./load.js";
-import { ajvDiagnostics, type Dialect } from "./ajv.js";
+import type { Dialect } from "./ajv.js";
 import { checkSchema, NAME, type Context } from "./check-schema.js";
 import { validateFile } from "./meta-validators.js";
-import { pointerJoin } from "./diagnostics.js";
+import { ajvDiagnostics, pointerJoin } from "./diagnostics.js";
 import { walkSchema, type SchemaNode } from "./schema-walk.js";
 
 type Common = { doc: SourceDoc; name: string; title?: string; description?: string; icons?: Record<string, unknown>[]; _meta?: Record<string, unknown> };

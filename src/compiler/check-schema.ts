@@ -1,7 +1,7 @@
 /** The check of one JSON Schema, shared by every kind of input file that embeds schemas. */
 import type { SourceDoc } from "./load.js";
-import { ajvDiagnostics, DIALECT_URIS, KNOWN_FORMATS, type Dialect } from "./ajv.js";
-import { pointerJoin, type Diagnostic } from "./diagnostics.js";
+import { DIALECT_URIS, KNOWN_FORMATS, type Dialect } from "./ajv.js";
+import { ajvDiagnostics, pointerJoin, type Diagnostic } from "./diagnostics.js";
 import { validateSchemaOf } from "./meta-validators.js";
 import { KNOWN_KEYWORDS, walkSchema, type SchemaNode } from "./schema-walk.js";
 import { unsupportedPattern } from "@mcpgen/runtime/regexp";

@@ -5,11 +5,11 @@
  */
 import path from "node:path";
 import type { SourceDoc, Sources } from "./load.js";
-import { ajvDiagnostics, type Dialect } from "./ajv.js";
+import type { Dialect } from "./ajv.js";
 import { checkPrimitives, type CheckedPrimitives } from "./check-primitives.js";
 import { checkSchema, dialectOf, NAME, type Context } from "./check-schema.js";
 import { validateFile } from "./meta-validators.js";
-import { pointerJoin, type Diagnostic } from "./diagnostics.js";
+import { ajvDiagnostics, pointerJoin, type Diagnostic } from "./diagnostics.js";
 import { BUILTIN_PRESETS, HINT_KEYS, type Hints } from "./meta-schemas.js";
 import { typeName } from "./names.js";
 

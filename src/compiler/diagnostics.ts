@@ -2,6 +2,7 @@
  * Diagnostics: every problem in the input, as `file#/json/pointer: message`. Errors stop the build;
  * warnings (`file#/pointer: warning: message`) are reported and the build goes on.
  */
+import type { ErrorObject } from "ajv";
 
 export interface Diagnostic {
   /** The file, relative to the working directory, with forward slashes. */
@@ -82,4 +83,26 @@ export function pointerGet(root: unknown, pointer: string): unknown {
     node = (node as Record<string, unknown>)[segment];
   }
   return node;
+}
+
+/**
+ * ajv errors as diagnostics, each at the exact place in `file`. Where one place has several errors from
+ * the branches of an `anyOf` (a meta-schema's `type` is a name or a list of names), the most specific wins.
+ */
+export function ajvDiagnostics(errors: readonly ErrorObject[] | null | undefined, file: string, base: string): Diagnostic[] {
+  const list = (errors ?? []).filter((e) => e.keyword !== "if" && e.keyword !== "anyOf");
+  const specific = new Set(list.filter((e) => e.keyword !== "type").map((e) => e.instancePath));
+  return list
+    .filter((e) => e.keyword !== "type" || !specific.has(e.instancePath))
+    .map((e) => {
+      const pointer = base + e.instancePath;
+      const params = e.params as Record<string, unknown>;
+      if (e.keyword === "additionalProperties")
+        return { file, pointer: pointerJoin(pointer, String(params.additionalProperty)), message: "unknown property" };
+      if (e.keyword === "required")
+        return { file, pointer, message: `missing required property "${String(params.missingProperty)}"` };
+      if (e.keyword === "enum")
+        return { file, pointer, message: `must be one of ${JSON.stringify(params.allowedValues)}` };
+      return { file, pointer, message: e.message ?? e.keyword };
+    });
 }

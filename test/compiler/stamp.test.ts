@@ -4,7 +4,7 @@
 import { appendFile, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { build, OutputError } from "mcpgen";
+import { build, DiagnosticError, formatDiagnostic, OutputError } from "mcpgen";
 import { buildFixture, readTree, server, tempProject, writeSchemas } from "./helpers.js";
 
 let dir: string;
@@ -213,4 +213,48 @@ describe("a large build", () => {
     expect(outputs[0]!.get("types.gen.ts")).toContain("export interface Tool239InputItem");
     expect(outputs[0]).toEqual(outputs[1]);
   });
+
+  it("checks examples on the types thread and on the main thread as on one thread, and caches no module whose examples fail", async () => {
+    // 240 tools, each with a definition of its own (a type unit). The even ones call a shared definition, so
+    // the main thread checks their examples (a call's target compiles from the tool's schema there); the
+    // examples of the odd ones, whose modules import the runtime alone, go to the types thread.
+    // Examples that fail: one through a shared definition (tool 8), the others in modules of odd tools.
+    const fails = { tag: 8, item: [7, 233], output: 121 };
+    const tool = (i: number) => ({
+      description: `Tool ${i}.`,
+      inputSchema: {
+        type: "object",
+        required: ["item"],
+        properties: { item: { $ref: "#/$defs/item" }, ...(i % 2 === 0 && { tag: { $ref: "../defs/common.json#/$defs/tag" } }) },
+        $defs: { item: { type: "object", properties: { n: { type: "integer", minimum: i } } } },
+      },
+      outputSchema: { type: "object", required: ["ok"], properties: { ok: { type: "boolean" } } },
+      examples: [
+        { input: { item: { n: i }, ...(i % 2 === 0 && { tag: i === fails.tag ? "" : "t" }) }, output: { ok: true } },
+        { input: { item: { n: fails.item.includes(i) ? i - 1 : i + 1 } }, output: { ok: i === fails.output ? "yes" : false } },
+      ],
+    });
+    const names = Array.from({ length: 240 }, (_, i) => `tool_${String(i).padStart(3, "0")}`);
+    const files = server(Object.fromEntries(names.map((name, i) => [name, tool(i)])), {
+      "defs/common.json": { $defs: { tag: { type: "string", minLength: 1 } } },
+    });
+    const diagnostics = async (project: string, options: { cache: boolean; jobs?: number }) => {
+      const error = await build({ cwd: project, ...options }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DiagnosticError);
+      return (error as DiagnosticError).diagnostics.map(formatDiagnostic);
+    };
+    const project = await tempProject();
+    await writeSchemas(project, files);
+    const want = [
+      "schemas/tools/tool_007.json#/examples/1/input: example does not match the inputSchema: /item/n must be >= 7",
+      "schemas/tools/tool_008.json#/examples/0/input: example does not match the inputSchema: /tag must NOT have fewer than 1 characters",
+      "schemas/tools/tool_121.json#/examples/1/output: example does not match the outputSchema: /ok must be boolean",
+      "schemas/tools/tool_233.json#/examples/1/input: example does not match the inputSchema: /item/n must be >= 233",
+    ];
+    expect(await diagnostics(project, { cache: false, jobs: 1 })).toEqual(want);
+    expect(await diagnostics(project, { cache: true })).toEqual(want);
+    // The modules whose examples passed are in the cache now; those whose examples failed are not.
+    expect(await diagnostics(project, { cache: true })).toEqual(want);
+  });
 });
+

@@ -6,11 +6,13 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { MemoryCache, type Cache } from "../cache.js";
+import type { Diagnostic } from "../diagnostics.js";
 import type { TypeUnit } from "../normalize.js";
 import type { Code } from "./render.js";
 import { threadModule, type ThreadModule } from "./threads.js";
 import { emitTypeUnit } from "./types.js";
-import { compileModule, type Compiled as CompiledModule, type Request } from "./validators.js";
+import { checkExamples, claimed, type Examples } from "./examples.js";
+import { compileModule, settle, type Compiled as CompiledModule, type Later, type Request } from "./validators.js";
 
 export interface Batch {
   /** Validator modules to compile, each with its cache key. */
@@ -77,9 +79,18 @@ async function compileMisses(batch: Batch, cache: Cache, jobs: number | undefine
   const threads = Math.min(jobs ?? (work < PARALLEL_FROM ? 1 : defaultThreads()), work);
   if (threads < 2 && jobs === undefined && availableParallelism() >= 2 && Math.min(batch.modules.length, batch.units.length) >= PARALLEL_FROM) {
     // Started first: the validators then keep the main thread busy until they are all compiled.
-    const types = typesInWorker(batch.units, cache);
-    const { validators } = await compileBatch({ modules: batch.modules, units: [] }, cache);
-    return { validators, types: await types };
+    const thread = typesThread(batch.units, batch.modules.length, cache);
+    const later: [number, Later][] = [];
+    const validators = batch.modules.map(({ request, key }, i) =>
+      compileModule(request, cache, false, key, { push: (examples) => (later.push([i, examples]), thread.check(i, examples)) }),
+    );
+    // The examples the thread has not come to yet are checked here, from the last.
+    const checked = new Map<number, Diagnostic[]>();
+    for (const [i, examples] of later.reverse()) if (thread.claim(i)) checked.set(i, checkExamples(examples));
+    const done = await thread.done();
+    for (const [i, diagnostics] of done.checked) checked.set(i, diagnostics);
+    for (const [i, examples] of later) validators[i] = settle(examples, checked.get(i)!, cache);
+    return { validators, types: done.types };
   }
   if (threads < 2) return compileBatch(batch, cache);
   // Round-robin shares balance large and small schemas; the main thread takes share 0.
@@ -99,16 +110,38 @@ async function compileMisses(batch: Batch, cache: Cache, jobs: number | undefine
  * The type units on a thread of their own, while the main thread compiles the validators: what a large
  * build does on 2 CPUs, where one compile thread is the default (see `defaultThreads`). The two kinds of
  * work share nothing, and the thread loads json-schema-to-typescript alone, not ajv (types-worker.ts).
- * A cold build of the 1,000-tool reference fixture: see BENCHMARKS.md, "Build speed".
+ * Once the types are made, the thread checks the examples of the validators the main thread has compiled
+ * (`check`), which needs no ajv either, while the main thread compiles the rest. Each check is done once,
+ * by the thread that claims it first: the main thread takes those the thread has not come to when the
+ * validators are all compiled. A cold build of the 1,000-tool reference fixture: see BENCHMARKS.md, "Build speed".
  */
-function typesInWorker(units: TypeUnit[], cache: Cache): Promise<Code[]> {
-  return onThread<{ types: Code[] }>("types-worker", { units: madeUnits(units) }, cache).then(({ types }) => types);
+function typesThread(units: TypeUnit[], modules: number, cache: Cache) {
+  const claims = new Int32Array(new SharedArrayBuffer(4 * modules));
+  const workerData: TypesThreadData = { units: madeUnits(units), claims };
+  const { worker, result } = onThread<TypesThreadResult>("types-worker", workerData, cache);
+  return {
+    check: (index: number, examples: Examples) => worker.postMessage({ index, examples } satisfies TypesThreadMessage),
+    claim: (index: number) => claimed(claims, index),
+    done: () => (worker.postMessage("done" satisfies TypesThreadMessage), result),
+  };
+}
+
+export interface TypesThreadData {
+  units: WorkerBatch["units"];
+  /** Per validator module, 1 once a thread has taken its examples to check. */
+  claims: Int32Array;
+}
+export type TypesThreadMessage = { index: number; examples: Examples } | "done";
+export interface TypesThreadResult {
+  types: Code[];
+  /** Diagnostics of the examples the thread checked, by module. */
+  checked: [number, Diagnostic[]][];
 }
 
 /** Compiles `batch` on a worker thread; the entries it made go into `cache`. */
 function inWorker(batch: Batch, cache: Cache): Promise<Compiled> {
   const workerData: WorkerBatch = { modules: batch.modules, units: madeUnits(batch.units) };
-  return onThread<WorkerResult>("worker", workerData, cache).then(({ compiled }) => compiled);
+  return onThread<WorkerResult>("worker", workerData, cache).result.then(({ compiled }) => compiled);
 }
 
 /** Each unit with its schema made: a function does not cross threads. */
@@ -116,10 +149,10 @@ function madeUnits(units: TypeUnit[]): WorkerBatch["units"] {
   return units.map((u) => ({ name: u.name, digest: u.digest, schema: u.schema() }));
 }
 
-/** Runs the worker module `name` on `workerData`: what it posts, once the cache entries it made are in `cache`. */
-function onThread<T>(name: ThreadModule, workerData: unknown, cache: Cache): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(threadModule(name), { workerData });
+/** Runs the worker module `name` on `workerData`; `result`: what it posts, once the cache entries it made are in `cache`. */
+function onThread<T>(name: ThreadModule, workerData: unknown, cache: Cache): { worker: Worker; result: Promise<T> } {
+  const worker = new Worker(threadModule(name), { workerData });
+  const result = new Promise<T>((resolve, reject) => {
     worker.once("message", (result: T & { entries: [string, string][] }) => {
       for (const [key, value] of result.entries) cache.set(key, value);
       resolve(result);
@@ -128,4 +161,5 @@ function onThread<T>(name: ThreadModule, workerData: unknown, cache: Cache): Pro
     worker.once("error", reject);
     worker.once("exit", (code) => code !== 0 && reject(new Error(`a compile worker exited with code ${code}`)));
   });
+  return { worker, result };
 }

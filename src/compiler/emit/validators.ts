@@ -6,26 +6,24 @@
 import standaloneModule from "ajv/dist/standalone/index.js";
 import type { Ajv, ValidateFunction } from "ajv";
 import type { Dialect } from "../ajv.js";
-import { ajvDiagnostics, CALL_KEYWORD, compiledToRun, createAjv, KNOWN_FORMATS, REGEXP_MODULE, VALIDATOR_HELPERS, withCallTargets } from "../ajv.js";
+import { CALL_KEYWORD, createAjv, KNOWN_FORMATS, REGEXP_MODULE, withCallTargets } from "../ajv.js";
 import { cacheKey, jsonDigest, type Cache } from "../cache.js";
 import { pointerGet, pointerJoin, type Diagnostic } from "../diagnostics.js";
 import type { ToolIR } from "../ir.js";
 import { copyJson, walkSchema, type SchemaNode } from "../schema-walk.js";
+import { checkExamples, VALIDATOR_HELPERS, type Example, type Examples, type ValidatorModule } from "./examples.js";
 import { OBJECT_LITERAL_PROTO } from "../names.js";
 import { plainOwnChecks } from "../own-properties.js";
 import { hasAppliedDefaults, onlyAppliedDefaults, withoutDefaults } from "../defaults.js";
 import { container } from "../bundle.js";
 import type { Calls, SharedRequest } from "./shared.js";
 
+export type { ValidatorModule };
+
 // ajv's standalone module is CommonJS: its default export arrives wrapped under plain Node ESM.
 type StandaloneCode = (ajv: unknown, refs: Record<string, string>) => string;
 const standaloneCode = ((standaloneModule as unknown as { default?: StandaloneCode }).default ??
   standaloneModule) as unknown as StandaloneCode;
-
-export interface ValidatorModule {
-  imports: { name: string; binding: string; specifier: string }[];
-  body: string;
-}
 
 export interface Request {
   /** Source file, for diagnostics. */
@@ -38,7 +36,7 @@ export interface Request {
   /** The export that fills in missing properties from their `default`s (see defaults.ts); the others apply none. */
   defaults?: string;
   /** Values to check, by export name: each must be valid. */
-  examples?: { against: string; value: unknown; at: string }[];
+  examples?: Example[];
   /** By export name, the `$ref`s that call a shared definition's validator instead (emit/shared.ts). */
   calls?: Calls;
 }
@@ -50,7 +48,7 @@ export function toolRequest(tool: ToolIR, calls?: Calls): { request?: Request; d
   const file = tool.sources[0]!;
   const schemas: Request["schemas"] = { input: { schema: tool.wire.inputSchema, at: "/inputSchema" } };
   if (tool.wire.outputSchema) schemas.output = { schema: tool.wire.outputSchema, at: "/outputSchema" };
-  const examples: NonNullable<Request["examples"]> = [];
+  const examples: Example[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const [which, { schema, at }] of Object.entries(schemas)) {
     const own = (schema as { examples?: unknown }).examples;
@@ -99,50 +97,61 @@ export function requestDigest(request: Request): string {
 
 /**
  * One standalone module exporting a validator per schema, cached by content (`key`, when the caller
- * already has it); with `onlyCached`, undefined unless the cache has it.
+ * already has it); with `onlyCached`, undefined unless the cache has it. Its examples are checked with the
+ * module itself (examples.ts). Given `later`, a module whose examples need no shared definition is not
+ * checked here: its check goes into `later`, and whoever checks it caches the module (`settle`).
  */
-export function compileModule(request: Request, cache: Cache, onlyCached?: false, key?: string): Compiled;
-export function compileModule(request: Request, cache: Cache, onlyCached: boolean, key?: string): Compiled | undefined;
-export function compileModule(request: Request, cache: Cache, onlyCached = false, key = moduleKey(request)): Compiled | undefined {
+export function compileModule(request: Request, cache: Cache, onlyCached?: false, key?: string, later?: Deferred): Compiled;
+export function compileModule(request: Request, cache: Cache, onlyCached: boolean, key?: string, later?: Deferred): Compiled | undefined;
+export function compileModule(request: Request, cache: Cache, onlyCached = false, key = moduleKey(request), later?: Deferred): Compiled | undefined {
   const cached = cache.get(key);
   if (cached !== undefined) return { module: JSON.parse(cached) as ValidatorModule, diagnostics: [] };
   if (onlyCached) return undefined;
 
   const { file } = request;
   const diagnostics: Diagnostic[] = [];
-  const ajv = createAjv(request.dialect, extensionKeywords(Object.values(request.schemas).map((s) => s.schema)), request.coerce, request.defaults !== undefined);
+  const ajv = createAjv(request.dialect, {
+    extensionKeywords: extensionKeywords(Object.values(request.schemas).map((s) => s.schema)),
+    coerceTypes: request.coerce ?? false,
+    useDefaults: request.defaults !== undefined,
+    standalone: true,
+  });
   // An unknown format is an annotation (check warned about it): registered as `true`, it generates no code.
   for (const format of unknownFormats(Object.values(request.schemas).map((s) => s.schema))) ajv.addFormat(format, true);
   const refs: Record<string, string> = {};
   const targets = new CallTargets(request);
   withCallTargets(targets.resolve, () => {
-    // Run in process only to check examples: a module without any needs none of its functions.
-    compiledToRun(Boolean(request.examples?.length), () => {
-      for (const [name, { schema, at }] of Object.entries(request.schemas)) {
-        try {
-          const applied = request.defaults === undefined ? schema : name === request.defaults ? onlyAppliedDefaults(schema) : withoutDefaults(schema);
-          ajv.addSchema(protoAsPattern(withCalls(applied, request.dialect, request.calls?.[name])), name);
-          ajv.getSchema(name);
-          refs[name] = name;
-        } catch (error) {
-          diagnostics.push({ file, pointer: at, message: `cannot compile: ${(error as Error).message}` });
-        }
+    for (const [name, { schema, at }] of Object.entries(request.schemas)) {
+      try {
+        const applied = request.defaults === undefined ? schema : name === request.defaults ? onlyAppliedDefaults(schema) : withoutDefaults(schema);
+        ajv.addSchema(protoAsPattern(withCalls(applied, request.dialect, request.calls?.[name])), name);
+        ajv.getSchema(name);
+        refs[name] = name;
+      } catch (error) {
+        diagnostics.push({ file, pointer: at, message: `cannot compile: ${(error as Error).message}` });
       }
-    });
-    for (const { against, value, at } of request.examples ?? []) {
-      const validate = refs[against] && ajv.getSchema(against);
-      if (!validate || validate(copyJson(value))) continue;
-      diagnostics.push(
-        ...ajvDiagnostics(validate.errors, file, "").map((d) => ({
-          file,
-          pointer: at,
-          message: `example does not match the ${against}Schema: ${d.pointer || "(root)"} ${d.message}`,
-        })),
-      );
     }
   });
   if (diagnostics.length) return { diagnostics };
   const module = toEsm(plainOwnChecks(ownKeys(standaloneCode(ajv, refs))));
+  const examples: Later = { file, module, examples: request.examples ?? [], key };
+  if (!examples.examples.length) return settle(examples, [], cache);
+  // A shared definition's validator is compiled here, from the tool's own schema, when an example calls it.
+  if (later && module.imports.every((i) => i.specifier === VALIDATOR_HELPERS)) {
+    later.push(examples);
+    return { module, diagnostics: [] };
+  }
+  return settle(examples, checkExamples(examples, (i) => targets.resolve(`${i.specifier}#${i.name}`)), cache);
+}
+
+/** A module whose examples are still to be checked, and its cache key. */
+export type Later = Examples & { key: string };
+/** Where `compileModule` puts the checks it leaves to its caller. */
+type Deferred = { push(examples: Later): void };
+
+/** What a module with its examples checked comes to: cached when they all passed, else their diagnostics. */
+export function settle({ module, key }: Later, diagnostics: Diagnostic[], cache: Cache): Compiled {
+  if (diagnostics.length) return { diagnostics };
   cache.set(key, JSON.stringify(module));
   return { module, diagnostics };
 }
@@ -214,7 +223,7 @@ class CallTargets {
         const wire = request.schemas[which]!.schema;
         const defaults = target.endsWith("$defaults");
         const rootKey = `${which}-${defaults ? "defaults" : "plain"}`;
-        this.ajv ??= createAjv(request.dialect, extensionKeywords([wire]), false, true, "calls");
+        this.ajv ??= createAjv(request.dialect, { extensionKeywords: extensionKeywords([wire]), useDefaults: true });
         if (!this.roots.has(rootKey)) {
           this.roots.add(rootKey);
           for (const format of unknownFormats([wire])) this.ajv.addFormat(format, true);
@@ -240,7 +249,7 @@ export function compileShared(request: SharedRequest, cache: Cache, key = shared
   const c = container(request.dialect);
   const roots = { plain: { [c]: request.plain }, defaults: { [c]: request.defaults } };
   const schemas = [roots.plain, roots.defaults];
-  const ajv = createAjv(request.dialect, extensionKeywords(schemas), false, Object.keys(request.defaults).length > 0);
+  const ajv = createAjv(request.dialect, { extensionKeywords: extensionKeywords(schemas), useDefaults: Object.keys(request.defaults).length > 0, standalone: true });
   for (const format of unknownFormats(schemas)) ajv.addFormat(format, true);
   try {
     const refs: Record<string, string> = {};
@@ -250,15 +259,14 @@ export function compileShared(request: SharedRequest, cache: Cache, key = shared
           throw new Error(`${target} is not callable at build time`);
         }) as unknown as ValidateFunction,
       // Nothing runs a shared module's functions: calls from examples compile their targets themselves.
-      () =>
-        compiledToRun(false, () => {
-          for (const [name, root] of Object.entries(roots)) if (Object.keys(root[c]!).length) ajv.addSchema(protoAsPattern(root), name);
-          for (const [name, { root, name: def }] of Object.entries(request.exports)) {
-            refs[name] = `${root}#/${c}/${def}`;
-            ajv.getSchema(refs[name]);
-          }
-          return standaloneCode(ajv, refs);
-        }),
+      () => {
+        for (const [name, root] of Object.entries(roots)) if (Object.keys(root[c]!).length) ajv.addSchema(protoAsPattern(root), name);
+        for (const [name, { root, name: def }] of Object.entries(request.exports)) {
+          refs[name] = `${root}#/${c}/${def}`;
+          ajv.getSchema(refs[name]);
+        }
+        return standaloneCode(ajv, refs);
+      },
     );
     const module = toEsm(hoistedExports(plainOwnChecks(ownKeys(code))));
     cache.set(key, JSON.stringify(module));

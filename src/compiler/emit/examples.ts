@@ -1,0 +1,73 @@
+/**
+ * A tool's examples, checked with the validator module mcpgen writes for it: its standalone code, run with
+ * the runtime's helpers, as the server runs it. Needs no ajv, so the thread that makes the types, which has
+ * none, checks most of them while the main thread compiles (parallel.ts).
+ */
+import type { ErrorObject } from "ajv";
+import * as helpers from "@mcpgen/runtime/validators";
+import { ajvDiagnostics, type Diagnostic } from "../diagnostics.js";
+import { copyJson } from "../schema-walk.js";
+
+/** Where generated validators import the runtime's helpers from (ajv's, and mcpgen's own). */
+export const VALIDATOR_HELPERS = "@mcpgen/runtime/validators";
+
+/** A validator module as mcpgen writes it: its imports, and its code (ES module code without them). */
+export interface ValidatorModule {
+  imports: { name: string; binding: string; specifier: string }[];
+  body: string;
+}
+
+/** A value that must be valid against a module's export `against`; `at`: its pointer in the tool's file. */
+export interface Example {
+  against: string;
+  value: unknown;
+  at: string;
+}
+
+/** A module's examples to check. */
+export interface Examples {
+  file: string;
+  module: ValidatorModule;
+  examples: Example[];
+}
+
+type Import = ValidatorModule["imports"][number];
+type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
+
+/**
+ * Diagnostics for the examples that `module`'s validators refuse. Its imports of the runtime's helpers get
+ * them; any other import (a shared definition's validator) is what `shared` gives for it.
+ */
+export function checkExamples({ file, module, examples }: Examples, shared: (i: Import) => unknown = unshared): Diagnostic[] {
+  const validators = instantiate(module, shared);
+  const diagnostics: Diagnostic[] = [];
+  for (const { against, value, at } of examples) {
+    const validate = validators[against];
+    if (!validate || validate(copyJson(value))) continue;
+    diagnostics.push(
+      ...ajvDiagnostics(validate.errors, file, "").map((d) => ({
+        file,
+        pointer: at,
+        message: `example does not match the ${against}Schema: ${d.pointer || "(root)"} ${d.message}`,
+      })),
+    );
+  }
+  return diagnostics;
+}
+
+/** Whether this thread is the first to take the examples of module `index` (see `typesThread`, parallel.ts). */
+export const claimed = (claims: Int32Array, index: number): boolean => Atomics.compareExchange(claims, index, 0, 1) === 0;
+
+function unshared(i: Import): never {
+  throw new Error(`cannot check examples here: the validators import ${i.name} from ${i.specifier}`);
+}
+
+/** The module's exported validators: its code, run as a function whose parameters are its imports. */
+function instantiate(module: ValidatorModule, shared: (i: Import) => unknown): Record<string, Validate> {
+  const exports: string[] = [];
+  // ajv exports each validator as `export const <name> = validate<N>;` (see hoistedExports in validators.ts).
+  const body = module.body.replace(/export const ([A-Za-z_$][\w$]*) = (validate\d+);/g, (_, name: string, fn: string) => (exports.push(`${JSON.stringify(name)}: ${fn}`), ""));
+  const values = module.imports.map((i) => (i.specifier === VALIDATOR_HELPERS ? (helpers as Record<string, unknown>)[i.name] : shared(i)));
+  const make = new Function(...module.imports.map((i) => i.binding), `"use strict";${body}\nreturn { ${exports.join(", ")} };`) as (...values: unknown[]) => Record<string, Validate>;
+  return make(...values);
+}
