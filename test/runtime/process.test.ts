@@ -149,7 +149,8 @@ describe("the heap sizing main() sets", () => {
     vi.useFakeTimers({ toFake: ["setInterval"] });
     const heap = { used: 10 * MiB, young: 1 * MiB - 17_000 };
     const flags: string[] = [];
-    const checks: (() => void)[] = [];
+    /** The checks run after each collection, while they are watched. */
+    const checks = new Set<() => void>();
     const v8 = {
       setFlagsFromString: (flag: string) => flags.push(flag),
       getHeapStatistics: () => ({ used_heap_size: heap.used }),
@@ -159,12 +160,15 @@ describe("the heap sizing main() sets", () => {
         { space_name: "new_space", space_size: 0, space_used_size: heap.young / 4, space_available_size: (heap.young * 3) / 4 },
       ],
     } as unknown as typeof import("node:v8");
-    tuneHeap(v8, transport, (check) => checks.push(check));
+    tuneHeap(v8, transport, (check) => {
+      checks.add(check);
+      return () => checks.delete(check);
+    });
     /** The flags set once the heap is as given, after a second (the periodic check) or a collection. */
     const after = (change: Partial<typeof heap>, by: "second" | "gc" = "second"): string[] => {
       Object.assign(heap, change);
       flags.length = 0;
-      if (by === "gc") for (const check of checks) check();
+      if (by === "gc") for (const check of [...checks]) check();
       else vi.advanceTimersByTime(1000);
       return [...flags];
     };
@@ -174,7 +178,7 @@ describe("the heap sizing main() sets", () => {
   it("keeps a stdio server's young generation small until the heap is large, and again once it is small", () => {
     const { flags, checks, after } = fakeHeap();
     expect(flags).toEqual(["--heap-growing-percent=50", "--semi-space-growth-factor=1"]);
-    expect(checks).toEqual([]); // nothing to do after each collection
+    expect(checks.size).toBe(0); // nothing to do after each collection
     expect(after({ used: 63 * MiB })).toEqual([]);
     expect(after({ used: 64 * MiB })).toEqual(["--semi-space-growth-factor=2"]);
     expect(after({ used: 40 * MiB })).toEqual([]); // between the two bounds: no back and forth
@@ -182,18 +186,24 @@ describe("the heap sizing main() sets", () => {
     expect(after({ used: 50 * MiB })).toEqual([]);
   });
 
-  it("lets an HTTP server's young generation grow to 2 MiB semi-spaces, checked after every collection", () => {
+  it("lets an HTTP server's young generation grow to 2 MiB semi-spaces, checked after every collection only while it may grow", () => {
     const { flags, checks, after } = fakeHeap("http");
     expect(flags).toEqual(["--heap-growing-percent=50", "--semi-space-growth-factor=2"]);
-    expect(checks).toHaveLength(1);
+    expect(checks.size).toBe(1);
     expect(after({ young: 2 * MiB - 30_000 }, "gc")).toEqual(["--semi-space-growth-factor=1"]); // grown once: no more
+    expect(checks.size).toBe(0); // nor any check after each collection
     expect(after({}, "gc")).toEqual([]);
-    expect(after({ young: 1 * MiB - 17_000 }, "gc")).toEqual(["--semi-space-growth-factor=2"]); // V8 shrank it: it may grow back
+    expect(after({ young: 1 * MiB - 17_000 }, "gc")).toEqual([]); // V8 shrank it: the next periodic check sees it
+    expect(after({})).toEqual(["--semi-space-growth-factor=2"]); // and it may grow back, watched again
+    expect(checks.size).toBe(1);
     expect(after({ young: 2 * MiB - 30_000 }, "gc")).toEqual(["--semi-space-growth-factor=1"]);
-    // A large heap: as V8 likes, whatever the young generation's size; back to 2 MiB once it is small again.
-    expect(after({ used: 64 * MiB })).toEqual(["--semi-space-growth-factor=2"]);
+    expect(checks.size).toBe(0);
+    // A large heap: as V8 likes, whatever the young generation's size, unwatched; back to 2 MiB once it is small again.
+    expect(after({ used: 64 * MiB, young: 1 * MiB - 17_000 })).toEqual(["--semi-space-growth-factor=2"]);
+    expect(checks.size).toBe(0);
     expect(after({ young: 8 * MiB - 120_000 }, "gc")).toEqual([]);
     expect(after({ used: 31 * MiB })).toEqual(["--semi-space-growth-factor=1"]);
+    expect(checks.size).toBe(0);
   });
 
   it("holds a real V8's young generation at 2 MiB semi-spaces under a load whose objects survive scavenges", () => {

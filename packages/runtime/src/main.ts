@@ -211,17 +211,27 @@ const HEAP_TUNING_DELAY_MS = 50;
  *   (10,000 sessions: 20–45 MiB more RSS, and a load on another session within 10 % of the throughput of a
  *   server without sessions, where it was at 0.88–0.91×).
  *
- * `afterGc` runs a check after each garbage collection (by default through a `PerformanceObserver` of
- * `gc` entries); a stdio server needs none.
+ * While an HTTP server's young generation may grow towards `HTTP_SEMI_SPACE`, `watchGc` runs a check after
+ * each garbage collection (by default through a `PerformanceObserver` of `gc` entries) and returns what stops
+ * it. Only then: Node makes a performance entry of every collection it observes, ~2–3 % of the CPU of a
+ * server under load (BENCHMARKS.md), so a server whose young generation is where it should be is checked every
+ * `HEAP_CHECK_MS` only, which also lets it grow again once V8 has shrunk it. A stdio server needs no watch.
  */
-export function tuneHeap(v8: typeof import("node:v8"), transport: CliOptions["transport"] = "stdio", afterGc: (check: () => void) => void = observeGc): void {
+export function tuneHeap(v8: typeof import("node:v8"), transport: CliOptions["transport"] = "stdio", watchGc: (check: () => void) => () => void = observeGc): void {
   v8.setFlagsFromString("--heap-growing-percent=50");
   const young = transport === "http" ? HTTP_SEMI_SPACE : 0;
   let large = false;
   let growth = 0;
+  let unwatch: (() => void) | undefined;
   const grow = (): void => {
     // V8 doubles the young generation when it grows it.
-    const factor = large || (young > 0 && youngSemiSpace(v8) * 2 <= young) ? 2 : 1;
+    const growing = !large && young > 0 && youngSemiSpace(v8) * 2 <= young;
+    const factor = large || growing ? 2 : 1;
+    if (growing) unwatch ??= watchGc(grow);
+    else {
+      unwatch?.();
+      unwatch = undefined;
+    }
     if (factor === growth) return;
     growth = factor;
     v8.setFlagsFromString(`--semi-space-growth-factor=${factor}`);
@@ -232,7 +242,6 @@ export function tuneHeap(v8: typeof import("node:v8"), transport: CliOptions["tr
   };
   size();
   setInterval(size, HEAP_CHECK_MS).unref();
-  if (young > 0) afterGc(grow);
 }
 /** Over this much heap in use the young generation may grow (and stays small again under half of it). */
 const LARGE_HEAP = 64 * 2 ** 20;
@@ -249,8 +258,10 @@ function youngSemiSpace(v8: typeof import("node:v8")): number {
   return 0;
 }
 
-function observeGc(check: () => void): void {
-  new PerformanceObserver(check).observe({ entryTypes: ["gc"] });
+function observeGc(check: () => void): () => void {
+  const observer = new PerformanceObserver(check);
+  observer.observe({ entryTypes: ["gc"] });
+  return () => observer.disconnect();
 }
 
 /** What instances share through Redis. Loaded only when a Redis URL is configured. */
