@@ -4,10 +4,11 @@ import { describe, expect, it } from "vitest";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import standaloneModule from "ajv/dist/standalone/index.js";
 import { createAjv } from "../../dist/compiler/ajv.js";
-import { PackCache } from "../../dist/compiler/cache.js";
 import { resolveConfig } from "../../dist/compiler/config.js";
 import { pointerGet, pointerJoin, pointerParse } from "../../dist/compiler/diagnostics.js";
-import { toEsm } from "../../dist/compiler/emit/validators.js";
+import { checkExamples } from "../../dist/compiler/emit/examples.js";
+import { compileModule, toEsm } from "../../dist/compiler/emit/validators.js";
+import { MemoryCache, PackCache } from "../../dist/compiler/cache.js";
 import { docComment, jsonLiteral, render } from "../../dist/compiler/emit/render.js";
 import { ident, typeName } from "../../dist/compiler/names.js";
 import { tempProject } from "./helpers.js";
@@ -211,6 +212,50 @@ describe("validators compiled for their standalone code only", () => {
     expect(real.validate({ n: 2, kids: [{ n: 0 }] })).toBe(false);
     expect(real.validate({ n: 1 })).toBe(true);
     expect(() => unrun.validate({ n: 2 })).toThrow(/validate\d+ was compiled for its standalone code only/);
+  });
+});
+
+describe("examples, checked with the module as it is written", () => {
+  // A description that reads like ajv's export of the other validator, in both schemas' printed code.
+  const decoy = "export const input = validate1;";
+  const request = {
+    file: "schemas/tools/t.json",
+    dialect: "2020-12" as const,
+    schemas: {
+      input: { schema: { type: "object", description: decoy, properties: { n: { type: "integer", minimum: 1 }, on: { type: "string", format: "date" } } }, at: "/inputSchema" },
+      output: { schema: { type: "object", description: decoy, required: ["ok"], properties: { ok: { type: "boolean" } } }, at: "/outputSchema" },
+    },
+  };
+  const examples = (values: { against: string; value: unknown }[]) => values.map((v, i) => ({ ...v, at: `/examples/${i}` }));
+
+  it("run each export's own validator, with the runtime's helpers, whatever the strings in the code say", () => {
+    const { module } = compileModule(request, new MemoryCache());
+    expect(module!.body).toContain(decoy);
+    const check = (values: { against: string; value: unknown }[]) => checkExamples({ file: request.file, module: module!, examples: examples(values) }).map((d) => `${d.pointer}: ${d.message}`);
+    expect(check([{ against: "input", value: { n: 2, on: "2026-02-28" } }, { against: "output", value: { ok: true } }])).toEqual([]);
+    expect(check([{ against: "input", value: { n: 0 } }, { against: "input", value: { on: "2026-02-30" } }, { against: "output", value: {} }])).toEqual([
+      "/examples/0: example does not match the inputSchema: /n must be >= 1",
+      '/examples/1: example does not match the inputSchema: /on must match format "date"',
+      '/examples/2: example does not match the outputSchema: (root) missing required property "ok"',
+    ]);
+  });
+
+  it("caches a module only once its examples pass", () => {
+    const cache = new MemoryCache();
+    const failing = { ...request, examples: examples([{ against: "input", value: { n: 0 } }]) };
+    expect(compileModule(failing, cache).diagnostics.map((d) => d.message)).toEqual(["example does not match the inputSchema: /n must be >= 1"]);
+    expect(cache.entries.size).toBe(0);
+    const passing = { ...request, examples: examples([{ against: "input", value: { n: 1 } }]) };
+    expect(compileModule(passing, cache).diagnostics).toEqual([]);
+    expect(cache.entries.size).toBe(1);
+  });
+
+  it("refuse a module that imports a shared definition's validator unless told what it is", () => {
+    const module = { imports: [{ name: "Task", binding: "shared0", specifier: "./defs/tasks.gen.js" }], body: "export const input = validate0;function validate0(data){const valid = shared0(data);validate0.errors = shared0.errors;return valid;}" };
+    const values = examples([{ against: "input", value: 1 }]);
+    expect(() => checkExamples({ file: "t.json", module, examples: values })).toThrow("the validators import Task from ./defs/tasks.gen.js");
+    const refuse = Object.assign(() => false, { errors: [{ instancePath: "", keyword: "type", message: "must be object", params: {}, schemaPath: "#" }] });
+    expect(checkExamples({ file: "t.json", module, examples: values }, () => refuse).map((d) => d.message)).toEqual(["example does not match the inputSchema: (root) must be object"]);
   });
 });
 

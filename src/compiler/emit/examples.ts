@@ -64,10 +64,23 @@ function unshared(i: Import): never {
 
 /** The module's exported validators: its code, run as a function whose parameters are its imports. */
 function instantiate(module: ValidatorModule, shared: (i: Import) => unknown): Record<string, Validate> {
-  const exports: string[] = [];
-  // ajv exports each validator as `export const <name> = validate<N>;` (see hoistedExports in validators.ts).
-  const body = module.body.replace(/export const ([A-Za-z_$][\w$]*) = (validate\d+);/g, (_, name: string, fn: string) => (exports.push(`${JSON.stringify(name)}: ${fn}`), ""));
+  const { body, exports } = takeExports(module.body);
   const values = module.imports.map((i) => (i.specifier === VALIDATOR_HELPERS ? (helpers as Record<string, unknown>)[i.name] : shared(i)));
-  const make = new Function(...module.imports.map((i) => i.binding), `"use strict";${body}\nreturn { ${exports.join(", ")} };`) as (...values: unknown[]) => Record<string, Validate>;
+  const result = `return { ${exports.map(([name, fn]) => `${JSON.stringify(name)}: ${fn}`).join(", ")} };`;
+  const make = new Function(...module.imports.map((i) => i.binding), `"use strict";${body}\n${result}`) as (...values: unknown[]) => Record<string, Validate>;
   return make(...values);
+}
+
+/**
+ * ajv's exports, `export const <name> = validate<N>;` before each validator's code, taken out of `code` (a
+ * string literal that happens to read so is left as it is): the code without them, and `[name, validator]`.
+ */
+export function takeExports(code: string): { body: string; exports: [name: string, fn: string][] } {
+  const exports: [string, string][] = [];
+  const body = code.replace(/"(?:[^"\\]|\\.)*"|export const ([A-Za-z_$][\w$]*) = (validate\d+);/g, (match: string, name?: string, fn?: string) => {
+    if (name === undefined) return match;
+    exports.push([name, fn!]);
+    return "";
+  });
+  return { body, exports };
 }

@@ -11,7 +11,7 @@ import { cacheKey, jsonDigest, type Cache } from "../cache.js";
 import { pointerGet, pointerJoin, type Diagnostic } from "../diagnostics.js";
 import type { ToolIR } from "../ir.js";
 import { copyJson, walkSchema, type SchemaNode } from "../schema-walk.js";
-import { checkExamples, VALIDATOR_HELPERS, type Example, type Examples, type ValidatorModule } from "./examples.js";
+import { checkExamples, takeExports, VALIDATOR_HELPERS, type Example, type Examples, type ValidatorModule } from "./examples.js";
 import { OBJECT_LITERAL_PROTO } from "../names.js";
 import { plainOwnChecks } from "../own-properties.js";
 import { hasAppliedDefaults, onlyAppliedDefaults, withoutDefaults } from "../defaults.js";
@@ -281,10 +281,9 @@ export function compileShared(request: SharedRequest, cache: Cache, key = shared
  * any module code runs, so two defs files that refer to each other make modules that import each other safely.
  */
 function hoistedExports(code: string): string {
-  const exports: string[] = [];
-  const body = code.replace(/export const ([A-Za-z_$][\w$]*) = (validate\d+);/g, (_, name: string, fn: string) => (exports.push(`${fn} as ${name}`), ""));
+  const { body, exports } = takeExports(code);
   if (/\bexport\b/.test(body.replace(/"(?:[^"\\]|\\.)*"/g, ""))) throw new Error("ajv's standalone exports changed shape");
-  return `${body}export { ${exports.join(", ")} };`;
+  return `${body}export { ${exports.map(([name, fn]) => `${fn} as ${name}`).join(", ")} };`;
 }
 
 /**
