@@ -15,7 +15,8 @@
  *                the two measured in turns over twice as many rounds as a throughput row (a ratio of two
  *                rates, each of which moved by ±6–7 % from round to round in three).
  *                Then the streams close, the sessions expire (the server's `sessionIdleMs`), and the memory
- *                is measured again.
+ *                is measured again. Beside it, the limit under the same streams: the echo holding as many
+ *                GET streams open against the echo without, in turns, under the same load.
  *   sustained    mcpgen's RSS sampled over a 32-connection SSE run (60 s with --long): it must stay flat.
  *
  *   node bench/http/run.mjs [--quick] [--long] [--peers mcpgen,echo,echo-batched,echo-busy,sdk-v1,sdk-v2] [--rounds N] [--sessions N]
@@ -306,38 +307,13 @@ async function manySessions(peer, count) {
     const snapshots = args.includes("--heap-snapshot") ? [await server.snapshot(path.join(root, "before.heapsnapshot"))] : [];
     log(`${count} sessions: opening, each with its GET stream`);
     const openStart = performance.now();
-    for (let opened = 0; opened < count; opened += 64) {
-      streams.push(...(await Promise.all(Array.from({ length: Math.min(64, count - opened) }, () => openStreamingSession(server.url)))));
-    }
+    streams.push(...(await openStreams(server, count)));
     const openMs = performance.now() - openStart;
     const held = await server.heap();
     const rssHeld = memory(server.pid).rssKiB;
     if (snapshots.length) snapshots.push(await server.snapshot(path.join(root, "held.heapsnapshot")));
     log(`${count} sessions: 32-connection load on another session, in turns with a server without sessions`);
-    const loadedRuns = [];
-    const controlRuns = [];
-    const loadSession = await openSession(server, peer);
-    const controlSession = await openSession(control, peer);
-    // Each server's session expires after PLAN.idleMs without traffic, shorter than two measurements of the
-    // other server back to back (as the turns put them): a ping just before each measurement keeps the other
-    // server's session alive through it.
-    const loadedTurn = async () => {
-      await sessionStatus(control.url, controlSession);
-      loadedRuns.push(await measure(server, loadSession, 32));
-    };
-    const controlTurn = async () => {
-      await sessionStatus(server.url, loadSession);
-      controlRuns.push(await measure(control, controlSession, 32));
-    };
-    for (let r = 0; r < PLAN.rounds * 2; r++) {
-      if (r % 2) await controlTurn();
-      await loadedTurn();
-      if (r % 2 === 0) await controlTurn();
-    }
-    /** Requests of the load that failed (a 404 would say a session expired): the rates then mean nothing. */
-    const failed = [...loadedRuns, ...controlRuns].reduce((sum, m) => sum + m.errors, 0);
-    const loaded = { rate: median(loadedRuns.map((m) => m.rate)), cpuUs: median(loadedRuns.map((m) => m.cpuUs)), spread: spread(loadedRuns.map((m) => m.rate)) };
-    const alone = { rate: median(controlRuns.map((m) => m.rate)), cpuUs: median(controlRuns.map((m) => m.cpuUs)), spread: spread(controlRuns.map((m) => m.rate)) };
+    const { loaded, alone, failed } = await loadInTurns(server, control, peer);
     const rssLoaded = memory(server.pid).rssKiB;
     log(`${count} sessions: streams closed, waiting for the sessions to expire (idle ${PLAN.idleMs} ms)`);
     for (const { socket } of streams) socket.destroy();
@@ -382,6 +358,65 @@ async function manySessions(peer, count) {
   }
 }
 
+/** `count` sessions on `server`, each initialized and holding its GET stream, opened 64 at a time. */
+async function openStreams(server, count) {
+  const streams = [];
+  for (let opened = 0; opened < count; opened += 64) {
+    streams.push(...(await Promise.all(Array.from({ length: Math.min(64, count - opened) }, () => openStreamingSession(server.url)))));
+  }
+  return streams;
+}
+
+/**
+ * The 32-connection load on a session of `server`, in turns with the same on `control`: medians of the rate
+ * and the server CPU per request of each, and how many requests failed (a 404 would say a session expired:
+ * the rates then mean nothing).
+ */
+async function loadInTurns(server, control, peer) {
+  const loadedRuns = [];
+  const controlRuns = [];
+  const loadSession = await openSession(server, peer);
+  const controlSession = await openSession(control, peer);
+  // Each server's session expires after PLAN.idleMs without traffic, shorter than two measurements of the
+  // other server back to back (as the turns put them): a ping just before each measurement keeps the other
+  // server's session alive through it.
+  const loadedTurn = async () => {
+    await sessionStatus(control.url, controlSession);
+    loadedRuns.push(await measure(server, loadSession, 32));
+  };
+  const controlTurn = async () => {
+    await sessionStatus(server.url, loadSession);
+    controlRuns.push(await measure(control, controlSession, 32));
+  };
+  for (let r = 0; r < PLAN.rounds * 2; r++) {
+    if (r % 2) await controlTurn();
+    await loadedTurn();
+    if (r % 2 === 0) await controlTurn();
+  }
+  const summary = (runs) => ({ rate: median(runs.map((m) => m.rate)), cpuUs: median(runs.map((m) => m.cpuUs)), spread: spread(runs.map((m) => m.rate)) });
+  return { loaded: summary(loadedRuns), alone: summary(controlRuns), failed: [...loadedRuns, ...controlRuns].reduce((sum, m) => sum + m.errors, 0) };
+}
+
+/**
+ * The limit under the same open streams: the echo with `count` GET streams open (its bare sessions: see
+ * servers/echo.mjs) against the echo without, in turns. Whatever holding that many connections costs Node's
+ * HTTP server and the kernel per request shows here, without any MCP machinery.
+ */
+async function limitUnderStreams(peer, count) {
+  const server = await startPeer(peer, "json");
+  const control = await startPeer(peer, "json");
+  let streams = [];
+  try {
+    log(`${count} streams on the limit (${peer.key}): opening, then the same load in turns with an echo without them`);
+    streams = await openStreams(server, count);
+    const { loaded, alone, failed } = await loadInTurns(server, control, peer);
+    return { loaded, alone, loadRatio: loaded.rate / alone.rate, failed };
+  } finally {
+    for (const { socket } of streams) socket.destroy();
+    await Promise.all([server.stop(), control.stop()]);
+  }
+}
+
 /** What a session's heap is made of: the growth of each group between two snapshots, per session. */
 function perSession(before, after, count) {
   const was = new Map(before.top.map((g) => [g.name, g]));
@@ -392,7 +427,9 @@ function perSession(before, after, count) {
 }
 
 const mcpgenPeer = PEERS.find((p) => p.key === "mcpgen");
+const echoPeer = PEERS.find((p) => p.key === "echo");
 const sessions = mcpgenPeer && parts.includes("sessions") ? await manySessions(mcpgenPeer, PLAN.sessions) : undefined;
+if (sessions && echoPeer) sessions.limit = await limitUnderStreams(echoPeer, PLAN.sessions);
 
 // ── sustained SSE load: RSS must stay flat ──
 
@@ -537,6 +574,13 @@ if (sessions) {
     `| 32 connections on another session, req/s (vs a server without sessions, in turns; ${PLAN.rounds * 2} rounds each) | ${fmt(s.loaded.rate)} ±${Math.round(s.loaded.spread * 50)}% vs ${fmt(s.alone.rate)} ±${Math.round(s.alone.spread * 50)}% = ${fmt(s.loadRatio, 2)}×${s.failed ? ` (${fmt(s.failed)} requests FAILED)` : ""} | ≥ 0.9× | ${mark(s.loadRatio >= 0.9 && !s.failed)} |`,
   );
   out.push(`|   server CPU µs/req | ${fmt(s.loaded.cpuUs, 1)} vs ${fmt(s.alone.cpuUs, 1)} | | |`);
+  if (s.limit) {
+    const l = s.limit;
+    out.push(
+      `| the limit: echo with as many GET streams open vs none, req/s (in turns) | ${fmt(l.loaded.rate)} ±${Math.round(l.loaded.spread * 50)}% vs ${fmt(l.alone.rate)} ±${Math.round(l.alone.spread * 50)}% = ${fmt(l.loadRatio, 2)}×${l.failed ? ` (${fmt(l.failed)} requests FAILED)` : ""} | | |`,
+    );
+    out.push(`|   server CPU µs/req | ${fmt(l.loaded.cpuUs, 1)} vs ${fmt(l.alone.cpuUs, 1)} | | |`);
+  }
   out.push(`| sessions expired after the streams closed | ${s.expired ? `yes, ${fmt(s.expiryMs / 1000, 1)} s later` : "NO"} | expire | ${mark(s.expired)} |`);
   out.push(`| heap after expiry (full GC) | ${fmt(s.heapAfterMiB, 1)} MiB (${fmt(s.heapBeforeMiB, 1)} before, ${fmt(s.heapHeldMiB, 1)} held): ${fmt(s.heapReturned * 100, 1)}% came back | ≥ 90% back | ${mark(s.heapReturned >= 0.9)} |`);
   if (s.perSession) out.push(`| heap per session by kind (snapshots) | ${s.perSession.slice(0, 8).map((g) => `${g.name} ${fmt(g.bytes)} B (${fmt(g.count, 1)})`).join("; ")} | | |`);

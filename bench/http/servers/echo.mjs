@@ -15,7 +15,12 @@
  * --batch       writes the answers of one burst of work together at its end (`setImmediate`) once a burst
  *               gives more than one, as mcpgen's node:http adapter does: the limit with the same write
  *               scheduling (the `echo-batched` peer)
+ *
+ * For the 10,000-session row it opens sessions the bare way: an `initialize` answer carries a new
+ * `mcp-session-id` (nothing is kept of it), a notification gets 202, and a GET opens a `text/event-stream`
+ * that stays open, with a keep-alive comment every 15 s as mcpgen sends.
  */
+import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import { flag, ready } from "./common.mjs";
 
@@ -37,7 +42,15 @@ const writeAnswers = () => {
   for (const write of now) write();
 };
 const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" };
+const KEEP_ALIVE_MS = 15_000;
 const http = createServer((req, res) => {
+  if (req.method === "GET") {
+    res.writeHead(200, SSE_HEADERS);
+    res.flushHeaders();
+    const keepAlive = setInterval(() => res.write(": keep-alive\n\n"), KEEP_ALIVE_MS).unref();
+    res.on("close", () => clearInterval(keepAlive));
+    return;
+  }
   const chunks = [];
   req.on("data", (chunk) => chunks.push(chunk));
   req.on("end", () => {
@@ -46,6 +59,10 @@ const http = createServer((req, res) => {
       message = JSON.parse(Buffer.concat(chunks).toString("utf8"));
     } catch {
       // not JSON: answer anyway
+    }
+    if (message !== undefined && message.id === undefined) {
+      res.writeHead(202).end();
+      return;
     }
     if (busyMs > 0) for (const until = performance.now() + busyMs; performance.now() < until; );
     const args = message?.params?.arguments;
@@ -60,7 +77,8 @@ const http = createServer((req, res) => {
         res.write(`event: message\ndata: ${body}\n\n`);
         res.end();
       } else {
-        res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+        const headers = { "content-type": "application/json", "content-length": Buffer.byteLength(body) };
+        res.writeHead(200, message?.method === "initialize" ? { ...headers, "mcp-session-id": randomUUID() } : headers);
         res.end(body);
       }
     };
