@@ -213,7 +213,7 @@ const HEAP_TUNING_DELAY_MS = 50;
  *
  * While an HTTP server's young generation may grow towards `HTTP_SEMI_SPACE`, `watchGc` runs a check after
  * each garbage collection (by default through a `PerformanceObserver` of `gc` entries) and returns what stops
- * it. Only then: Node makes a performance entry of every collection it observes, ~2–3 % of the CPU of a
+ * it. Only then: Node makes a performance entry of every collection it observes, 3–7 % of the CPU of a
  * server under load (BENCHMARKS.md), so a server whose young generation is where it should be is checked every
  * `HEAP_CHECK_MS` only, which also lets it grow again once V8 has shrunk it. A stdio server needs no watch.
  */
