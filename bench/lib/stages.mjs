@@ -88,7 +88,7 @@ if (mode === "pipeline") {
     for (const tool of ir.tools) gate(tool.name, imports.validators.compileModule(imports.validators.toolRequest(tool).request, cache));
   });
   await time("  of which: an emptied Ajv instance per tool", () => {
-    for (const tool of ir.tools) imports.ajv.createAjv(tool.dialect);
+    for (const tool of ir.tools) imports.ajv.createAjv(tool.dialect, { standalone: true });
   });
   await time("types: emitTypeUnit for every unit (json-schema-to-typescript)", () => Promise.all(ir.typeUnits.map((unit) => imports.types.emitTypeUnit(unit, cache))));
   await time("rest of emit: render + hash + cache reads (all cache hits)", () => imports.emit.emit(ir, config, cache, version));
