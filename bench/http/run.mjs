@@ -313,7 +313,7 @@ async function manySessions(peer, count) {
     const rssHeld = memory(server.pid).rssKiB;
     if (snapshots.length) snapshots.push(await server.snapshot(path.join(root, "held.heapsnapshot")));
     log(`${count} sessions: 32-connection load on another session, in turns with a server without sessions`);
-    const { loaded, alone, failed } = await loadInTurns(server, control, peer);
+    const load = await loadInTurns(server, control, peer);
     const rssLoaded = memory(server.pid).rssKiB;
     log(`${count} sessions: streams closed, waiting for the sessions to expire (idle ${PLAN.idleMs} ms)`);
     for (const { socket } of streams) socket.destroy();
@@ -346,10 +346,7 @@ async function manySessions(peer, count) {
       heapReturned: (held.heapUsed - after.heapUsed) / Math.max(1, held.heapUsed - before.heapUsed),
       expired,
       expiryMs,
-      loaded,
-      alone,
-      loadRatio: loaded.rate / alone.rate,
-      failed,
+      ...load,
       perSession: snapshots.length ? perSession(snapshots[0], snapshots[1], count) : undefined,
     };
   } finally {
@@ -369,7 +366,7 @@ async function openStreams(server, count) {
 
 /**
  * The 32-connection load on a session of `server`, in turns with the same on `control`: medians of the rate
- * and the server CPU per request of each, and how many requests failed (a 404 would say a session expired:
+ * and the server CPU per request of each, their ratio, and how many requests failed (a 404 would say a session expired:
  * the rates then mean nothing).
  */
 async function loadInTurns(server, control, peer) {
@@ -394,7 +391,8 @@ async function loadInTurns(server, control, peer) {
     if (r % 2 === 0) await controlTurn();
   }
   const summary = (runs) => ({ rate: median(runs.map((m) => m.rate)), cpuUs: median(runs.map((m) => m.cpuUs)), spread: spread(runs.map((m) => m.rate)) });
-  return { loaded: summary(loadedRuns), alone: summary(controlRuns), failed: [...loadedRuns, ...controlRuns].reduce((sum, m) => sum + m.errors, 0) };
+  const [loaded, alone] = [summary(loadedRuns), summary(controlRuns)];
+  return { loaded, alone, loadRatio: loaded.rate / alone.rate, failed: [...loadedRuns, ...controlRuns].reduce((sum, m) => sum + m.errors, 0) };
 }
 
 /**
@@ -409,8 +407,7 @@ async function limitUnderStreams(peer, count) {
   try {
     log(`${count} streams on the limit (${peer.key}): opening, then the same load in turns with an echo without them`);
     streams = await openStreams(server, count);
-    const { loaded, alone, failed } = await loadInTurns(server, control, peer);
-    return { loaded, alone, loadRatio: loaded.rate / alone.rate, failed };
+    return await loadInTurns(server, control, peer);
   } finally {
     for (const { socket } of streams) socket.destroy();
     await Promise.all([server.stop(), control.stop()]);
@@ -564,6 +561,9 @@ const errors = rows.filter((r) => r.errors > 0);
 if (errors.length) out.push("", ...errors.map((r) => `errors: ${r.label} ${r.mode} ${r.era} ×${r.connections}: ${r.errors}`));
 if (sessions) {
   const s = sessions;
+  /** A `loadInTurns` result with its ratio: the two rates, their spreads, the ratio, failures if any. */
+  const inTurns = (r) =>
+    `${fmt(r.loaded.rate)} ±${Math.round(r.loaded.spread * 50)}% vs ${fmt(r.alone.rate)} ±${Math.round(r.alone.spread * 50)}% = ${fmt(r.loadRatio, 2)}×${r.failed ? ` (${fmt(r.failed)} requests FAILED)` : ""}`;
   out.push("");
   out.push(`${fmt(s.count)} sessions, each initialized and holding its standalone GET stream (opened in ${fmt(s.openMs / 1000, 1)} s; server idle option ${s.idleMs} ms)`);
   out.push(`| | figure | target | |`);
@@ -571,15 +571,12 @@ if (sessions) {
   out.push(`| server RSS with the sessions open | ${fmt(s.rssHeldMiB)} MiB (${fmt(s.rssBeforeMiB)} before; peak ${fmt(s.peakRssMiB)}) | ≤ ${RSS_LIMIT_MIB} MiB | ${mark(s.peakRssMiB <= RSS_LIMIT_MIB)} |`);
   out.push(`| per idle session: RSS / heap after a full GC | ${fmt(s.rssPerSessionB)} B / ${fmt(s.heapPerSessionB)} B | | |`);
   out.push(
-    `| 32 connections on another session, req/s (vs a server without sessions, in turns; ${PLAN.rounds * 2} rounds each) | ${fmt(s.loaded.rate)} ±${Math.round(s.loaded.spread * 50)}% vs ${fmt(s.alone.rate)} ±${Math.round(s.alone.spread * 50)}% = ${fmt(s.loadRatio, 2)}×${s.failed ? ` (${fmt(s.failed)} requests FAILED)` : ""} | ≥ 0.9× | ${mark(s.loadRatio >= 0.9 && !s.failed)} |`,
+    `| 32 connections on another session, req/s (vs a server without sessions, in turns; ${PLAN.rounds * 2} rounds each) | ${inTurns(s)} | ≥ 0.9× | ${mark(s.loadRatio >= 0.9 && !s.failed)} |`,
   );
   out.push(`|   server CPU µs/req | ${fmt(s.loaded.cpuUs, 1)} vs ${fmt(s.alone.cpuUs, 1)} | | |`);
   if (s.limit) {
-    const l = s.limit;
-    out.push(
-      `| the limit: echo with as many GET streams open vs none, req/s (in turns) | ${fmt(l.loaded.rate)} ±${Math.round(l.loaded.spread * 50)}% vs ${fmt(l.alone.rate)} ±${Math.round(l.alone.spread * 50)}% = ${fmt(l.loadRatio, 2)}×${l.failed ? ` (${fmt(l.failed)} requests FAILED)` : ""} | | |`,
-    );
-    out.push(`|   server CPU µs/req | ${fmt(l.loaded.cpuUs, 1)} vs ${fmt(l.alone.cpuUs, 1)} | | |`);
+    out.push(`| the limit: echo with as many GET streams open vs none, req/s (in turns) | ${inTurns(s.limit)} | | |`);
+    out.push(`|   server CPU µs/req | ${fmt(s.limit.loaded.cpuUs, 1)} vs ${fmt(s.limit.alone.cpuUs, 1)} | | |`);
   }
   out.push(`| sessions expired after the streams closed | ${s.expired ? `yes, ${fmt(s.expiryMs / 1000, 1)} s later` : "NO"} | expire | ${mark(s.expired)} |`);
   out.push(`| heap after expiry (full GC) | ${fmt(s.heapAfterMiB, 1)} MiB (${fmt(s.heapBeforeMiB, 1)} before, ${fmt(s.heapHeldMiB, 1)} held): ${fmt(s.heapReturned * 100, 1)}% came back | ≥ 90% back | ${mark(s.heapReturned >= 0.9)} |`);
