@@ -187,9 +187,14 @@ describe("tool files that passed their own checks before", () => {
 });
 
 describe("a large build", () => {
+  /** 240 tools (more validators and type units than the threshold of parallel.ts), made by `tool`, and a defs file they may refer to. */
+  const largeServer = (tool: (i: number) => unknown) =>
+    server(Object.fromEntries(Array.from({ length: 240 }, (_, i) => [`tool_${String(i).padStart(3, "0")}`, tool(i)])), {
+      "defs/common.json": { $defs: { tag: { type: "string", minLength: 1 } } },
+    });
+
   it("gives the same bytes with its type units on a thread of their own (the default on 2 CPUs or more) as on one thread", async () => {
-    // 240 tools: more validators and more type units than the threshold of parallel.ts, each tool with a
-    // definition of its own (a unit named after the tool) and a ref into a shared defs file.
+    // Each tool with a definition of its own (a unit named after the tool) and a ref into the shared defs file.
     const tool = (i: number) => ({
       description: `Tool ${i}.`,
       inputSchema: {
@@ -199,10 +204,7 @@ describe("a large build", () => {
       },
       outputSchema: { type: "object", properties: { ok: { type: "boolean" } } },
     });
-    const names = Array.from({ length: 240 }, (_, i) => `tool_${String(i).padStart(3, "0")}`);
-    const files = server(Object.fromEntries(names.map((name, i) => [name, tool(i)])), {
-      "defs/common.json": { $defs: { tag: { type: "string", minLength: 1 } } },
-    });
+    const files = largeServer(tool);
     const outputs: Map<string, string>[] = [];
     for (const jobs of [undefined, 1]) {
       const project = await tempProject();
@@ -215,7 +217,7 @@ describe("a large build", () => {
   });
 
   it("checks examples on the types thread and on the main thread as on one thread, and caches no module whose examples fail", async () => {
-    // 240 tools, each with a definition of its own (a type unit). The even ones call a shared definition, so
+    // Each tool with a definition of its own (a type unit). The even ones call a shared definition, so
     // the main thread checks their examples (a call's target compiles from the tool's schema there); the
     // examples of the odd ones, whose modules import the runtime alone, go to the types thread.
     // Examples that fail: one through a shared definition (tool 8), the others in modules of odd tools.
@@ -234,10 +236,7 @@ describe("a large build", () => {
         { input: { item: { n: fails.item.includes(i) ? i - 1 : i + 1 } }, output: { ok: i === fails.output ? "yes" : false } },
       ],
     });
-    const names = Array.from({ length: 240 }, (_, i) => `tool_${String(i).padStart(3, "0")}`);
-    const files = server(Object.fromEntries(names.map((name, i) => [name, tool(i)])), {
-      "defs/common.json": { $defs: { tag: { type: "string", minLength: 1 } } },
-    });
+    const files = largeServer(tool);
     const diagnostics = async (project: string, options: { cache: boolean; jobs?: number }) => {
       const error = await build({ cwd: project, ...options }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(DiagnosticError);
