@@ -134,14 +134,14 @@ export function compileModule(request: Request, cache: Cache, onlyCached = false
   });
   if (diagnostics.length) return { diagnostics };
   const module = toEsm(plainOwnChecks(ownKeys(standaloneCode(ajv, refs))));
-  const examples: Later = { file, module, examples: request.examples ?? [], key };
-  if (!examples.examples.length) return settle(examples, [], cache);
+  const toCheck: Later = { file, module, examples: request.examples ?? [], key };
+  if (!toCheck.examples.length) return settle(toCheck, [], cache);
   // A shared definition's validator is compiled here, from the tool's own schema, when an example calls it.
   if (later && module.imports.every((i) => i.specifier === VALIDATOR_HELPERS)) {
-    later.push(examples);
+    later.push(toCheck);
     return { module, diagnostics: [] };
   }
-  return settle(examples, checkExamples(examples, (i) => targets.resolve(`${i.specifier}#${i.name}`)), cache);
+  return settle(toCheck, checkExamples(toCheck, (i) => targets.resolve(`${i.specifier}#${i.name}`)), cache);
 }
 
 /** A module whose examples are still to be checked, and its cache key. */
