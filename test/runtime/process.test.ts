@@ -1,12 +1,20 @@
 /**
  * A real server process (the fixture server on the built runtime): command line, stdout hygiene and
- * process lifecycle. Every stdout line is checked against the spec schema.
+ * process lifecycle. Every stdout line is checked against the spec schema. Then what the runtime tunes in the
+ * process it runs in: V8's heap sizing, and the tick queue entry its transports keep.
  */
+import { executionAsyncResource } from "node:async_hooks";
 import { spawnSync } from "node:child_process";
+import { PassThrough } from "node:stream";
+import v8 from "node:v8";
+import { runInNewContext } from "node:vm";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { parseArgs, tuneHeap } from "../../packages/runtime/src/index.js";
+import { serve } from "../../packages/runtime/src/http/node.js";
+import { createServer, parseArgs, serveStdio, tuneHeap } from "../../packages/runtime/src/index.js";
+import { keptTickEntry } from "../../packages/runtime/src/ticks.js";
 import { ENVELOPE } from "../helpers/wait.js";
 import { assertRuntimeBuilt, EXAMPLE_SERVER, FIXTURE_SERVER, RawServer } from "./helpers/e2e.js";
+import { registry } from "./helpers/fixtures.js";
 
 const running: RawServer[] = [];
 function start(args: string[] = []): RawServer {
@@ -226,5 +234,34 @@ describe("the heap sizing main() sets", () => {
     const young = Number(run.stdout.trim());
     expect(young).toBeGreaterThan(1.5 * MiB); // it grew once
     expect(young).toBeLessThanOrEqual(2 * MiB); // and no further
+  });
+});
+
+describe("the tick queue entry the transports keep", () => {
+  /** The entry of the next `process.nextTick` callback: inside it, the current async resource. */
+  const nextTickEntry = (): Promise<object> => new Promise((resolve) => process.nextTick(() => resolve(executionAsyncResource())));
+
+  it("holds one entry from the first transport on, so that a full collection leaves the next entries their hidden class", async () => {
+    const input = new PassThrough();
+    const session = serveStdio(createServer(registry, { onError: () => {} }), { input, output: new PassThrough() });
+    await nextTickEntry();
+    const kept = keptTickEntry();
+    // Node's entry: its async ids under two symbols, then the callback and its arguments.
+    expect(Object.getOwnPropertySymbols(kept).map(String)).toEqual(["Symbol(async_id_symbol)", "Symbol(trigger_async_id_symbol)"]);
+    expect(Object.keys(kept!)).toEqual(["callback", "args"]);
+    const handle = await serve(createServer(registry, { onError: () => {} }), { port: 0 });
+    await nextTickEntry();
+    expect(keptTickEntry()).toBe(kept); // once per process
+    // A full collection with no other entry alive: the next entry still gets the class V8's code was made for.
+    v8.setFlagsFromString("--allow-natives-syntax");
+    const sameClass = new Function("a", "b", "return %HaveSameMap(a, b)") as (a: object, b: object) => boolean;
+    v8.setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+    expect(sameClass(kept!, await nextTickEntry())).toBe(true);
+    expect(sameClass(kept!, { callback: null, args: undefined })).toBe(false); // the check tells classes apart
+    input.end();
+    await Promise.all([session.closed, handle.close()]);
   });
 });

@@ -11,6 +11,7 @@ import { MessageParser } from "./json.js";
 import { Pending } from "./pending.js";
 import { settledWithin } from "./connection.js";
 import type { Server } from "./server.js";
+import { keepTickEntry } from "./ticks.js";
 
 export interface StdioOptions {
   /** Default `process.stdin`. */
@@ -38,6 +39,7 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSes
   const output = options.output ?? process.stdout;
   const graceMs = options.graceMs ?? 1000;
   const maxLineLength = options.maxLineLength ?? 64 * 1024 * 1024;
+  keepTickEntry();
 
   let congested = false;
   let drained: Promise<void> | undefined;

@@ -8,6 +8,7 @@ import type { AddressInfo, Socket } from "node:net";
 import { performance } from "node:perf_hooks";
 import { MessageParser } from "../json.js";
 import type { Server } from "../server.js";
+import { keepTickEntry } from "../ticks.js";
 import { LOOPBACK_HOSTS, resolveHttpOptions, type HttpOptions } from "./options.js";
 import { BodyError, HttpTransport, type HttpInput, type HttpStats } from "./transport.js";
 import type { HttpOutput } from "./output.js";
@@ -42,6 +43,7 @@ export async function serve(server: Server, options: ServeOptions = {}): Promise
   const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
   const allowedHosts = options.allowedHosts ?? defaultHosts(host);
   const transport = new HttpTransport(server, resolveHttpOptions({ ...options, allowedHosts }));
+  keepTickEntry();
 
   const http = createHttpServer(
     {
