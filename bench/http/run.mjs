@@ -8,7 +8,8 @@
  *                2026-07-28 (no session, the envelope in every request's `_meta`, the headers that go with
  *                it; mcpgen and the echoes only): requests per second, p50 / p99 latency, server CPU per
  *                request (from /proc), peak RSS (VmHWM). The peers of a mode run side by side and take turns,
- *                round after round; medians over rounds and their spread. Then each era's 2026 ÷ 2025.
+ *                round after round; medians over rounds and their spread. Then each era's 2026 ÷ 2025. Last,
+ *                the first era at 32 connections again after a full GC in every server.
  *   10k sessions mcpgen with `--sessions` (10,000) sessions, each initialized and holding its standalone GET
  *                stream open: server RSS, bytes per idle session (RSS and heap after a full GC), and the
  *                32-connection throughput on another session against a second server without sessions,
@@ -64,6 +65,13 @@ const INITIALIZED = JSON.stringify({ jsonrpc: "2.0", method: "notifications/init
 const MODERN_CALL = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3},${MODERN_META}}}`;
 const MODERN_HEADERS = { "mcp-protocol-version": MODERN_PROTOCOL_VERSION, "mcp-method": "tools/call", "mcp-name": "add" };
 const ERAS = (option("--eras") ?? "2025,2026").split(",").filter(Boolean);
+/**
+ * The rows of a response mode, in order: each era at 1 and 32 connections, then the first era at 32
+ * connections again after a full collection in every server (`AFTER_GC`), the state a server is in once V8
+ * has collected its whole heap, as it does a few seconds after a busy server goes idle.
+ */
+const AFTER_GC = " after a full GC";
+const STEPS = [...ERAS.flatMap((era) => [1, 32].map((connections) => ({ era, connections }))), ...ERAS.slice(0, 1).map((era) => ({ era: era + AFTER_GC, connections: 32 }))];
 /** The peers that speak the 2026-07-28 era (the official SDKs here do not). */
 const speaksModern = (peer) => peer.key === "mcpgen" || peer.key.startsWith("echo");
 /** The era's 2026 ÷ 2025 that the stdio rows are held to. */
@@ -208,13 +216,15 @@ for (const mode of parts.includes("throughput") ? ["json", "sse"] : []) {
       const server = await startPeer(peer, mode);
       servers.push({ peer, server, session: await openSession(server, peer) });
     }
-    for (const [era, connections] of ERAS.flatMap((era) => [1, 32].map((connections) => [era, connections]))) {
-      const inEra = era === "2026" ? servers.filter(({ peer }) => speaksModern(peer)) : servers;
+    for (const { era, connections } of STEPS) {
+      const modern = era.startsWith("2026");
+      const inEra = modern ? servers.filter(({ peer }) => speaksModern(peer)) : servers;
+      if (era.endsWith(AFTER_GC)) await Promise.all(inEra.map(({ server }) => server.heap()));
       const rounds = inEra.map(() => []);
       for (let r = 0; r < PLAN.rounds; r++) {
         log(`${mode} ${era} ×${connections}: round ${r + 1}/${PLAN.rounds}`);
         const turn = [...inEra.keys()].slice(r % inEra.length).concat([...inEra.keys()].slice(0, r % inEra.length));
-        for (const i of turn) rounds[i].push(await measure(inEra[i].server, era === "2026" ? undefined : inEra[i].session, connections));
+        for (const i of turn) rounds[i].push(await measure(inEra[i].server, modern ? undefined : inEra[i].session, connections));
       }
       inEra.forEach(({ peer, server }, i) => {
         const row = { peer: peer.key, label: peer.label, mode, era, connections, errors: rounds[i].reduce((n, m) => n + m.errors, 0), rounds: rounds[i] };
@@ -301,15 +311,18 @@ async function manySessions(peer, count) {
   const control = await startPeer(peer, "json", { extra: ["--idle-ms", String(PLAN.idleMs)] });
   const streams = [];
   try {
-    await openSession(server, peer); // warm: code loaded, first allocations made
-    const before = await server.heap();
+    // Both servers get the same warm-up and the same full collections (`heap()` measures after one), so that
+    // they differ only in the sessions: what a request costs can change after a full collection (the
+    // throughput rows "after a full GC").
+    await Promise.all([openSession(server, peer), openSession(control, peer)]); // warm: code loaded, first allocations made
+    const [before] = await Promise.all([server.heap(), control.heap()]);
     const rssBefore = memory(server.pid).rssKiB;
     const snapshots = args.includes("--heap-snapshot") ? [await server.snapshot(path.join(root, "before.heapsnapshot"))] : [];
     log(`${count} sessions: opening, each with its GET stream`);
     const openStart = performance.now();
     streams.push(...(await openStreams(server, count)));
     const openMs = performance.now() - openStart;
-    const held = await server.heap();
+    const [held] = await Promise.all([server.heap(), control.heap()]);
     const rssHeld = memory(server.pid).rssKiB;
     if (snapshots.length) snapshots.push(await server.snapshot(path.join(root, "held.heapsnapshot")));
     log(`${count} sessions: 32-connection load on another session, in turns with a server without sessions`);
@@ -518,7 +531,7 @@ const find = (peer, mode, era, connections) => rows.find((r) => r.peer === peer 
 const peerKeys = PEERS.map((p) => p.key);
 if (rows.length) out.push(`| mode, connections | metric | ${PEERS.map((p) => p.label).join(" | ")} | mcpgen ÷ echo | target | |`);
 if (rows.length) out.push(`| --- | --- | ${PEERS.map(() => "---:").join(" | ")} | ---: | --- | --- |`);
-const groups = rows.length ? ["json", "sse"].flatMap((mode) => ERAS.flatMap((era) => [1, 32].map((connections) => ({ mode, era, connections })))) : [];
+const groups = rows.length ? ["json", "sse"].flatMap((mode) => STEPS.map((step) => ({ mode, ...step }))) : [];
 for (const { mode, era, connections } of groups) {
   for (const [metric, label, higherIsBetter] of METRICS) {
     const cells = peerKeys.map((k) => {
