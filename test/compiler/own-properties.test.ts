@@ -85,6 +85,10 @@ describe("own-property checks", () => {
     const properties = Object.keys(SCHEMA.properties).length + 2; // nested's two
     const required = NAMES.length + 1; // nested's inner
     expect(code.match(/\$protoOf\(/g)?.length).toBe(properties + required);
+    // The function's own `data` asks its prototype once per call; `nested` (`data` + digits) at every check.
+    expect(code.match(/\(\$plain \?\?= \$protoOf\(data\) === \$proto\)/g)?.length).toBe(Object.keys(SCHEMA.properties).length + NAMES.length);
+    expect(code.match(/\$protoOf\(data\d+\)/g)?.length).toBe(3);
+    expect(code.match(/\bfunction validate\d+\(data\b[^)]*\)\{let \$plain;/g)?.length).toBe(1);
     expect(code).toContain("const $proto = Object.prototype, $protoOf = Object.getPrototypeOf;");
     expect(code).not.toContain("Object.keys(");
     expect(code.match(/for\(const key\d+ in data\d*\)\{if\(!func\d+\.call\(data\d*, key\d+\)\)continue;/g)?.length).toBe(4); // top, nested, and open twice (patternProperties, propertyNames)
@@ -94,6 +98,22 @@ describe("own-property checks", () => {
     // Literals ending in escaped backslashes, and an escaped quote after one: where each literal ends.
     const escapes = 'const func0 = Object.prototype.hasOwnProperty;const z = "q \\\\\\" for(const key0 of Object.keys(data)){ x";const y = "a \\\\";for(const key1 of Object.keys(data)){';
     expect(plainOwnChecks(escapes)).toBe(escapes.replace("for(const key1 of Object.keys(data)){", "for(const key1 in data){if(!func0.call(data, key1))continue;"));
+  });
+
+  it("cache the verdict about `data` only in a function that cannot hold another, in code that never assigns `data`", () => {
+    const signature = 'function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){';
+    const check = 'if(data.id !== undefined && func0.call(data, "id")){}';
+    const alias = "const func0 = Object.prototype.hasOwnProperty;";
+    const cached = plainOwnChecks(`${alias}${signature}${check}}`);
+    expect(cached).toContain(`${signature}let $plain;if(data.id !== undefined && (($plain ??= $protoOf(data) === $proto) && !("id" in $proto) || func0.call(data, "id"))){}`);
+    const inline = '(($protoOf(data) === $proto && !("id" in $proto) || func0.call(data, "id")))';
+    for (const between of ["const f = (x) => x;", "function inner(data){}", 'const s = "function";', `function validate1(data){}`]) {
+      const code = plainOwnChecks(`${alias}${signature}${between}${check}}`);
+      expect(code).toContain(`${signature}${between}if(data.id !== undefined && ${inline.slice(1, -1)}`);
+      expect(code).not.toContain("$plain");
+    }
+    expect(plainOwnChecks(`${alias}${signature}data = data || {};${check}}`)).not.toContain("$plain");
+    expect(plainOwnChecks(`${alias}${check}`)).not.toContain("$plain"); // no function around it
   });
 
   it("give ajv's verdicts and errors, also once optimized", () => {
