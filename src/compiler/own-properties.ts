@@ -79,6 +79,8 @@ export function plainOwnChecks(code: string): string {
    * may be in another function than the signature's, so it is not cached.
    */
   let scopeEnd = 0;
+  let nextFunction = -1;
+  let nextArrow = -1;
   /** The parts whose function asks `$plain`. */
   const caching = new Set<number>();
   const cache = !ASSIGNS_DATA.test(code);
@@ -87,7 +89,10 @@ export function plainOwnChecks(code: string): string {
     if (groups[11] !== undefined) {
       signature = parts.length + 1; // where the match goes, after the code before it
       const end = at + match.length;
-      scopeEnd = Math.min(...["function", "=>"].map((token) => code.indexOf(token, end)).map((i) => (i === -1 ? code.length : i)));
+      // Each found forward from the last one, so a module of many functions is scanned once.
+      if (nextFunction < end) nextFunction = indexOr(code, "function", end);
+      if (nextArrow < end) nextArrow = indexOr(code, "=>", end);
+      scopeEnd = Math.min(nextFunction, nextArrow);
       return match;
     }
     const alias = groups[10];
@@ -156,6 +161,12 @@ function literalEnd(code: string, quote: number): number {
     if (backslashes % 2 === 0) return close;
   }
   return code.length;
+}
+
+/** Where `token` is next found in `code` from `from`, or the code's length. */
+function indexOr(code: string, token: string, from: number): number {
+  const at = code.indexOf(token, from);
+  return at === -1 ? code.length : at;
 }
 
 /** The property name of `.name` or `["name"]`. */
