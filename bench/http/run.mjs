@@ -67,11 +67,15 @@ const MODERN_HEADERS = { "mcp-protocol-version": MODERN_PROTOCOL_VERSION, "mcp-m
 const ERAS = (option("--eras") ?? "2025,2026").split(",").filter(Boolean);
 /**
  * The rows of a response mode, in order: each era at 1 and 32 connections, then the first era at 32
- * connections again after a full collection in every server (`AFTER_GC`), the state a server is in once V8
+ * connections again after a full collection in every server (`afterGc`), the state a server is in once V8
  * has collected its whole heap, as it does a few seconds after a busy server goes idle.
  */
-const AFTER_GC = " after a full GC";
-const STEPS = [...ERAS.flatMap((era) => [1, 32].map((connections) => ({ era, connections }))), ...ERAS.slice(0, 1).map((era) => ({ era: era + AFTER_GC, connections: 32 }))];
+const STEPS = [
+  ...ERAS.flatMap((era) => [1, 32].map((connections) => ({ era, connections, afterGc: false }))),
+  ...ERAS.slice(0, 1).map((era) => ({ era, connections: 32, afterGc: true })),
+];
+/** A step's (or row's) era as the report names it. */
+const eraName = ({ era, afterGc }) => `${era}${afterGc ? " after a full GC" : ""}`;
 /** The peers that speak the 2026-07-28 era (the official SDKs here do not). */
 const speaksModern = (peer) => peer.key === "mcpgen" || peer.key.startsWith("echo");
 /** The era's 2026 ÷ 2025 that the stdio rows are held to. */
@@ -216,18 +220,17 @@ for (const mode of parts.includes("throughput") ? ["json", "sse"] : []) {
       const server = await startPeer(peer, mode);
       servers.push({ peer, server, session: await openSession(server, peer) });
     }
-    for (const { era, connections } of STEPS) {
-      const modern = era.startsWith("2026");
-      const inEra = modern ? servers.filter(({ peer }) => speaksModern(peer)) : servers;
-      if (era.endsWith(AFTER_GC)) await Promise.all(inEra.map(({ server }) => server.heap()));
+    for (const { era, connections, afterGc } of STEPS) {
+      const inEra = era === "2026" ? servers.filter(({ peer }) => speaksModern(peer)) : servers;
+      if (afterGc) await Promise.all(inEra.map(({ server }) => server.heap()));
       const rounds = inEra.map(() => []);
       for (let r = 0; r < PLAN.rounds; r++) {
-        log(`${mode} ${era} ×${connections}: round ${r + 1}/${PLAN.rounds}`);
+        log(`${mode} ${eraName({ era, afterGc })} ×${connections}: round ${r + 1}/${PLAN.rounds}`);
         const turn = [...inEra.keys()].slice(r % inEra.length).concat([...inEra.keys()].slice(0, r % inEra.length));
-        for (const i of turn) rounds[i].push(await measure(inEra[i].server, modern ? undefined : inEra[i].session, connections));
+        for (const i of turn) rounds[i].push(await measure(inEra[i].server, era === "2026" ? undefined : inEra[i].session, connections));
       }
       inEra.forEach(({ peer, server }, i) => {
-        const row = { peer: peer.key, label: peer.label, mode, era, connections, errors: rounds[i].reduce((n, m) => n + m.errors, 0), rounds: rounds[i] };
+        const row = { peer: peer.key, label: peer.label, mode, era, connections, afterGc, errors: rounds[i].reduce((n, m) => n + m.errors, 0), rounds: rounds[i] };
         for (const [metric] of METRICS.slice(0, 5)) {
           const values = rounds[i].map((m) => m[metric]);
           row[metric] = median(values);
@@ -527,25 +530,26 @@ out.push(
   `tools/call add on 127.0.0.1: 2025 = one 2025-11-25 session, 2026 = 2026-07-28 requests (envelope in _meta, no session); ${PLAN.rounds} rounds of ${PLAN.ms} ms (after ${PLAN.warmMs} ms warm-up), the peers of a mode taking turns; medians ± half the spread between rounds`,
 );
 out.push("");
-const find = (peer, mode, era, connections) => rows.find((r) => r.peer === peer && r.mode === mode && r.era === era && r.connections === connections);
+const find = (peer, mode, era, connections, afterGc = false) =>
+  rows.find((r) => r.peer === peer && r.mode === mode && r.era === era && r.connections === connections && r.afterGc === afterGc);
 const peerKeys = PEERS.map((p) => p.key);
 if (rows.length) out.push(`| mode, connections | metric | ${PEERS.map((p) => p.label).join(" | ")} | mcpgen ÷ echo | target | |`);
 if (rows.length) out.push(`| --- | --- | ${PEERS.map(() => "---:").join(" | ")} | ---: | --- | --- |`);
 const groups = rows.length ? ["json", "sse"].flatMap((mode) => STEPS.map((step) => ({ mode, ...step }))) : [];
-for (const { mode, era, connections } of groups) {
+for (const { mode, era, connections, afterGc } of groups) {
   for (const [metric, label, higherIsBetter] of METRICS) {
     const cells = peerKeys.map((k) => {
-      const r = find(k, mode, era, connections);
+      const r = find(k, mode, era, connections, afterGc);
       if (!r) return "";
       const s = r[`${metric}Spread`];
       return `${fmt(r[metric], metric === "cpuUs" || metric === "writesPerRequest" ? 2 : 0)}${s === undefined ? "" : ` ±${Math.round(s * 50)}%`}`;
     });
-    const m = find("mcpgen", mode, era, connections)?.[metric];
-    const e = find("echo", mode, era, connections)?.[metric];
+    const m = find("mcpgen", mode, era, connections, afterGc)?.[metric];
+    const e = find("echo", mode, era, connections, afterGc)?.[metric];
     const ratio = m !== undefined && e !== undefined ? m / e : undefined;
     const targeted = metric === "rate" || metric === "cpuUs" || metric === "peakRssMiB";
     const ok = ratio === undefined || !targeted ? undefined : higherIsBetter ? ratio >= RATE_TARGET : ratio <= COST_TARGET;
-    const name = metric === "rate" ? `${mode.toUpperCase()}${mode === "sse" ? " (echo: SSE too)" : ""} ${era}, ${connections}` : "";
+    const name = metric === "rate" ? `${mode.toUpperCase()}${mode === "sse" ? " (echo: SSE too)" : ""} ${eraName({ era, afterGc })}, ${connections}` : "";
     out.push(
       `| ${name} | ${label} | ${cells.join(" | ")} | ${ratio === undefined ? "" : `${fmt(ratio, 2)}×`} | ${targeted ? (higherIsBetter ? `≥ ${RATE_TARGET}×` : `≤ ${COST_TARGET}×`) : ""} | ${ok === undefined ? "" : mark(ok)} |`,
     );
@@ -571,7 +575,7 @@ if (ERAS.includes("2025") && ERAS.includes("2026") && rows.length) {
   }
 }
 const errors = rows.filter((r) => r.errors > 0);
-if (errors.length) out.push("", ...errors.map((r) => `errors: ${r.label} ${r.mode} ${r.era} ×${r.connections}: ${r.errors}`));
+if (errors.length) out.push("", ...errors.map((r) => `errors: ${r.label} ${r.mode} ${eraName(r)} ×${r.connections}: ${r.errors}`));
 if (sessions) {
   const s = sessions;
   /** A `loadInTurns` result with its ratio: the two rates, their spreads, the ratio, failures if any. */
