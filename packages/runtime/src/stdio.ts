@@ -55,15 +55,16 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSes
   // answers of a chunk that settle without I/O still go out together. A batch reaching the output's
   // high-water mark is flushed at once, so congestion shows up early and a handler looping on
   // ctx.progress() meets backpressure.
-  let batch: string[] = [];
-  let batchLength = 0;
+  // The messages waiting, each followed by a newline: one string built by concatenation, flattened once by
+  // the write (an array joined copied every message once more).
+  let batch = "";
   /** Inside `onData`: its end flushes. */
   let reading = false;
   const batchLimit = output.writableHighWaterMark || 16_384;
   const queue = (message: string): boolean => {
-    batch.push(message);
-    batchLength += message.length;
-    if (batchLength < batchLimit) return batch.length === 1;
+    const first = batch === "";
+    batch += message + "\n";
+    if (batch.length < batchLimit) return first;
     flushBatch();
     return false;
   };
@@ -72,10 +73,9 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSes
     return drained;
   };
   const flushBatch = (): void => {
-    if (batch.length === 0) return;
-    const chunk = `${batch.join("\n")}\n`;
-    batch = [];
-    batchLength = 0;
+    if (batch === "") return;
+    const chunk = batch;
+    batch = "";
     if (output.write(chunk) || congested) return;
     congested = true;
     drained = new Promise((resolve) => (releaseDrained = resolve));
@@ -154,7 +154,7 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSes
     } finally {
       reading = false;
       if (answering === 0) flushBatch();
-      else if (batch.length > 0) process.nextTick(flushBatch);
+      else if (batch !== "") process.nextTick(flushBatch);
     }
   };
   const readLines = (chunk: string): void => {
