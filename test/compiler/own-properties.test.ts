@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { COMPILE_OPTIONS } from "../../dist/compiler/ajv.js";
 import { plainOwnChecks } from "../../dist/compiler/own-properties.js";
 
-type Validate = ((data: unknown) => boolean) & { errors?: unknown };
+type Validate = ((data: unknown, options?: { instancePath?: string }) => boolean) & { errors?: unknown };
 const standaloneCode = ((standaloneModule as unknown as { default?: unknown }).default ?? standaloneModule) as (ajv: unknown, refs: Record<string, string>) => string;
 
 const NAMES = ["id", "my-key", "a b", "ünï", "a\u2028b", 'quo"te', "$dollar", "constructor", "toString", "hasOwnProperty", "__proto__"];
@@ -105,15 +105,50 @@ describe("own-property checks", () => {
     const check = 'if(data.id !== undefined && func0.call(data, "id")){}';
     const alias = "const func0 = Object.prototype.hasOwnProperty;";
     const cached = plainOwnChecks(`${alias}${signature}${check}}`);
-    expect(cached).toContain(`${signature}let $plain;if(data.id !== undefined && (($plain ??= $protoOf(data) === $proto) && !("id" in $proto) || func0.call(data, "id"))){}`);
+    const rewritten = signature.replace("dynamicAnchors={}}={})", "dynamicAnchors=$noAnchors}=$noOptions)");
+    expect(cached).toContain(`${rewritten}let $plain;if(data.id !== undefined && (($plain ??= $protoOf(data) === $proto) && !("id" in $proto) || func0.call(data, "id"))){}`);
     const inline = '(($protoOf(data) === $proto && !("id" in $proto) || func0.call(data, "id")))';
     for (const between of ["const f = (x) => x;", "function inner(data){}", 'const s = "function";', `function validate1(data){}`]) {
       const code = plainOwnChecks(`${alias}${signature}${between}${check}}`);
-      expect(code).toContain(`${signature}${between}if(data.id !== undefined && ${inline.slice(1, -1)}`);
+      expect(code).toContain(`${rewritten}${between}if(data.id !== undefined && ${inline.slice(1, -1)}`);
       expect(code).not.toContain("$plain");
     }
     expect(plainOwnChecks(`${alias}${signature}data = data || {};${check}}`)).not.toContain("$plain");
     expect(plainOwnChecks(`${alias}${check}`)).not.toContain("$plain"); // no function around it
+  });
+
+  it("default a call's options to one frozen object of the module's, and `dynamicAnchors` only where nothing writes to it", () => {
+    const { code, oracle, rewritten } = compile(SCHEMA);
+    const signatures = code.match(/\bfunction validate\d+\(data, \{[^}]*\}=[^)]*\)\{/g) ?? [];
+    expect(signatures.length).toBeGreaterThan(0);
+    for (const signature of signatures) expect(signature).toMatch(/, dynamicAnchors=\$noAnchors\}=\$noOptions\)\{$/);
+    expect(code).toMatch(/^"use strict";const \$noOptions = Object\.freeze\(\{\}\), \$noAnchors = Object\.freeze\(\{\}\);\n/);
+    // The options a caller passes are still the ones used.
+    const wrong = { ...full(), nested: { inner: "x" } };
+    expect(rewritten(wrong, { instancePath: "/at" })).toBe(false);
+    expect(oracle(wrong, { instancePath: "/at" })).toBe(false);
+    expect(rewritten.errors).toEqual(oracle.errors);
+    expect((rewritten.errors as { instancePath: string }[])[0]!.instancePath).toBe("/at/nested/inner");
+
+    // `$dynamicAnchor` code writes to `dynamicAnchors`: each call keeps its own.
+    const tree = {
+      $id: "https://example.com/tree",
+      $dynamicAnchor: "node",
+      type: "object",
+      properties: { value: { type: "number" }, children: { type: "array", items: { $dynamicRef: "#node" } } },
+    };
+    const dynamic = compile(tree);
+    for (const data of [{ value: 1, children: [{ value: 2, children: [] }] }, { value: 1, children: [{ value: "x" }] }, { children: [{ children: [{ value: null }] }] }]) {
+      for (let i = 0; i < 3; i++) expect(dynamic.rewritten(data)).toBe(dynamic.oracle(data));
+    }
+    expect(dynamic.code).toContain("dynamicAnchors={}}=$noOptions){");
+    expect(dynamic.code).not.toContain("$noAnchors");
+    // A call into another validator module, which may write to the `dynamicAnchors` it is given.
+    const calling = 'function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){return require("./defs/x.gen.js").x(data, {dynamicAnchors});}';
+    expect(plainOwnChecks(calling)).toContain("dynamicAnchors={}}=$noOptions){");
+    // A signature inside a string is text.
+    const quoted = `const s = ${JSON.stringify(calling)};`;
+    expect(plainOwnChecks(quoted)).toBe(quoted);
   });
 
   it("give ajv's verdicts and errors, also once optimized", () => {
