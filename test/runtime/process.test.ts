@@ -183,14 +183,14 @@ describe("the heap sizing main() sets", () => {
     return { flags, checks, after };
   }
 
-  it("keeps a stdio server's young generation small until the heap is large, and again once it is small", () => {
+  it("keeps a stdio server's young generation small and scavenged on one thread until the heap is large, and again once it is small", () => {
     const { flags, checks, after } = fakeHeap();
-    expect(flags).toEqual(["--heap-growing-percent=50", "--semi-space-growth-factor=1"]);
+    expect(flags).toEqual(["--heap-growing-percent=50", "--no-parallel-scavenge", "--semi-space-growth-factor=1"]);
     expect(checks.size).toBe(0); // nothing to do after each collection
     expect(after({ used: 63 * MiB })).toEqual([]);
-    expect(after({ used: 64 * MiB })).toEqual(["--semi-space-growth-factor=2"]);
+    expect(after({ used: 64 * MiB })).toEqual(["--parallel-scavenge", "--semi-space-growth-factor=2"]);
     expect(after({ used: 40 * MiB })).toEqual([]); // between the two bounds: no back and forth
-    expect(after({ used: 31 * MiB })).toEqual(["--semi-space-growth-factor=1"]);
+    expect(after({ used: 31 * MiB })).toEqual(["--no-parallel-scavenge", "--semi-space-growth-factor=1"]);
     expect(after({ used: 50 * MiB })).toEqual([]);
   });
 

@@ -210,11 +210,11 @@ const HEAP_TUNING_DELAY_MS = 50;
  *   old one. While the heap holds more than `LARGE_HEAP` bytes the young generation may grow as V8 likes
  *   (10,000 sessions: 20–45 MiB more RSS, and a load on another session within 10 % of the throughput of a
  *   server without sessions, where it was at 0.88–0.91×).
- * - V8 scavenges on several threads, waking its helpers for each scavenge. A 2 MiB young generation takes a
- *   fraction of a millisecond to scavenge, and the wake-ups cost an HTTP server more than they save: at 32
- *   connections, scavenging on one thread took ~4 % less CPU per request (BENCHMARKS.md). So while an HTTP
- *   server's heap is not large it scavenges on one thread; with a large heap (a young generation of up to
- *   16 MiB) as V8 likes. Over stdio it made no measurable difference, and V8's default stays.
+ * - V8 scavenges on several threads, waking its helpers for each scavenge. A young generation of 1 or 2 MiB
+ *   takes a fraction of a millisecond to scavenge, and the wake-ups cost more than they save: at 32 HTTP
+ *   connections, scavenging on one thread took ~4 % less CPU per request; over stdio, 64 calls in flight,
+ *   2–5 % (BENCHMARKS.md). So while the heap is not large a server scavenges on one thread; with a large heap
+ *   (a young generation of up to 16 MiB) as V8 likes.
  *
  * While an HTTP server's young generation may grow towards `HTTP_SEMI_SPACE`, `watchGc` runs a check after
  * each garbage collection (by default through a `PerformanceObserver` of `gc` entries) and returns what stops
@@ -244,7 +244,7 @@ export function tuneHeap(v8: typeof import("node:v8"), transport: CliOptions["tr
   };
   const size = (): void => {
     large = v8.getHeapStatistics().used_heap_size >= (large ? LARGE_HEAP / 2 : LARGE_HEAP);
-    if (young > 0 && parallel !== large) {
+    if (parallel !== large) {
       parallel = large;
       v8.setFlagsFromString(parallel ? "--parallel-scavenge" : "--no-parallel-scavenge");
     }
