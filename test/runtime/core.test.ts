@@ -631,6 +631,30 @@ describe("progress", () => {
     );
   });
 
+  it("sends only progress that increases: no repeat, no step back, nothing that is not finite", async () => {
+    const steps = [-1, -1, -2, 2, Number.NaN, Number.POSITIVE_INFINITY, 1, 2.5];
+    const stepping: Registry = {
+      ...registry,
+      tools: registry.tools.map((tool) =>
+        tool.name !== "slow"
+          ? tool
+          : {
+              ...tool,
+              handler: async () => ({
+                default: async (_args: unknown, ctx: { progress(progress: number): Promise<void> }) => {
+                  for (const step of steps) await ctx.progress(step);
+                  return "stepped";
+                },
+              }),
+            },
+      ),
+    };
+    const h = new Harness({ registry: stepping });
+    await h.initialize();
+    await h.call("slow", {}, { progressToken: "p" });
+    expect(h.notifications.map((n) => (n.params as Message).progress)).toEqual([-1, 2, 2.5]);
+  });
+
   it("sends nothing without a progressToken, and works in the 2026 era", async () => {
     const legacy = new Harness();
     await legacy.initialize();

@@ -71,7 +71,8 @@ export abstract class Invocation implements ToolContext, Cancellable {
   private declare readonly progressToken: string | number | bigint | undefined;
   /** 2026 era: the request's own log threshold (no `_meta` level, no log messages). */
   private declare readonly logThreshold: number | undefined;
-  private declare lastProgress: number;
+  /** The last progress sent (undefined before the first: a number field would box a double per call). */
+  private declare lastProgress: number | undefined;
   private declare done: boolean;
   /** A waiting call's response, resolved by what settles first (see `call`). */
   private declare pending: Pending | undefined;
@@ -103,7 +104,7 @@ export abstract class Invocation implements ToolContext, Cancellable {
     const token = meta?.progressToken;
     this.progressToken = typeof token === "string" || typeof token === "number" || typeof token === "bigint" ? token : undefined;
     this.logThreshold = modern ? logLevelRank(meta?.[META_LOG_LEVEL]) : undefined;
-    this.lastProgress = -Infinity;
+    this.lastProgress = undefined;
     this.done = false;
     this.pending = undefined;
     this.sealed = undefined;
@@ -157,7 +158,7 @@ export abstract class Invocation implements ToolContext, Cancellable {
   progress(progress: number, total?: number, message?: string): Promise<void> {
     const token = this.progressToken;
     // Progress must increase, and stops with the request (completed or cancelled).
-    if (token === undefined || !this.live || !Number.isFinite(progress) || !(progress > this.lastProgress)) return RESOLVED;
+    if (token === undefined || !this.live || !Number.isFinite(progress) || (this.lastProgress !== undefined && !(progress > this.lastProgress))) return RESOLVED;
     this.lastProgress = progress;
     // The token is echoed as the client wrote it (a bigint beyond 2^53), so the line is put together here.
     let members = `"progressToken":${idJson(token)},"progress":${JSON.stringify(progress)}`;
