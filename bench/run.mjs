@@ -6,7 +6,7 @@
  *   mcpgen   the repository's example (schemas/ + src/handlers/), built with mcpgen and compiled with tsc
  *   SDK v1   @modelcontextprotocol/sdk `McpServer` + `StdioServerTransport`, an equivalent `add` (zod schemas)
  *   SDK v2   @modelcontextprotocol/server `McpServer` + `StdioServerTransport`, the same tool definitions
- *   echo     a bare newline-JSON process with canned answers: the limit of this pipe and this client, which
+ *   echo     a bare newline-JSON process answering without validation: the limit of this pipe and this client, which
  *            every mcpgen row is held against (throughput ≥ 0.9×, CPU per call, peak RSS, cold start ≤ 1.1×)
  *   echo-busy  (only when named in --peers) the echo spinning 0.5 µs per request, about the work mcpgen adds
  *            per call: what that much work costs on each row, shown ÷ echo beside mcpgen's ratio
@@ -19,8 +19,8 @@
  *                The same on separate never-initialized processes in the 2026-07-28 era (mcpgen and the echoes):
  *                the envelope in every request's `_meta`, held also against mcpgen's 2025 figures (≥ 0.95×)
  *   one CPU      mcpgen and the echoes with the driver pinned to CPU 0 (taskset): sequential `add` and `search`
- *                (`list_tasks` over ten seeded tasks; the echo answers with mcpgen's recorded result, serialized
- *                on every call)
+ *                (`list_tasks` over ten seeded tasks; the echo filters a copy of mcpgen's task store as the
+ *                example's handler does, and its answer must equal mcpgen's)
  *   100 tools    cold starts (spawn → `initialize` and `tools/list` answered; one process at a time; when
  *                NODE_EXTRA_CA_CERTS is set, also without it: lib/node-start.mjs), then sequential `tools/list` on each
  *                peer's last process, in slices taking turns
@@ -115,7 +115,8 @@ const PINNED_PEERS = ["mcpgen", "echo", "echo-busy"];
 const BUSY_NS = 500;
 /** The `search` workload: `list_tasks` over ten tasks tagged `bench`, all ten returned and validated. */
 const SEARCH_TASKS = 10;
-const searchCall = toolCall("list_tasks", { tag: "bench", limit: SEARCH_TASKS }, (result) => result.structuredContent?.total === SEARCH_TASKS);
+const SEARCH = { tag: "bench", limit: SEARCH_TASKS };
+const searchCall = toolCall("list_tasks", SEARCH, (result) => result.structuredContent?.total === SEARCH_TASKS);
 
 const args = parseArgs(process.argv.slice(2));
 const plan = { ...PLANS[args.quick ? "quick" : "full"], ...(args.rounds && { rounds: args.rounds }) };
@@ -287,7 +288,8 @@ async function benchAdd(order, root, { nodeArgs = [], eras = ["2025", "2026"] } 
 /**
  * Sequential `add` and `search` with the driver and the server on one CPU (taskset): no pipe round trip can
  * be hidden by the other core, so every µs either process spends is on the clock. The echo answers the search
- * with mcpgen's result (recorded here, after seeding the tasks), serialized again on every call.
+ * from a copy of mcpgen's task store (taken here, after seeding it), filtered on every call as the example's
+ * handler filters it; its answer is checked against mcpgen's first.
  */
 async function benchPinned(order, root) {
   let cpus; // this process's CPU list before, restored after
@@ -300,19 +302,24 @@ async function benchPinned(order, root) {
   }
   const procs = [];
   try {
-    let canned;
-    // mcpgen first: its search answer is what the echo replays.
+    let tasks;
+    let answer;
+    // mcpgen first: its task store is what the echo searches, and its answer what the echo's must equal.
     const sorted = [...order].sort((a, b) => (a.key === "mcpgen" ? -1 : b.key === "mcpgen" ? 1 : 0));
     for (const peer of sorted) {
-      const args = [...peer.add.args, ...(peer.key.startsWith("echo") && canned ? ["--canned", canned] : [])];
+      const args = [...peer.add.args, ...(peer.key.startsWith("echo") && tasks ? ["--tasks", tasks] : [])];
       const p = spawnPeer({ command: "taskset", args: ["-c", "0", peer.add.command, ...args], cwd: root });
       procs.push([peer, p]);
       await p.handshake();
       if (peer.key === "mcpgen") {
         for (let t = 0; t < SEARCH_TASKS; t++) await p.request("tools/call", { name: "create_task", arguments: { title: `task ${t}`, tags: ["bench"] } });
-        const result = await p.request("tools/call", { name: "list_tasks", arguments: { tag: "bench", limit: SEARCH_TASKS } });
-        canned = path.join(root, "canned.json");
-        writeFileSync(canned, JSON.stringify({ list_tasks: JSON.stringify(result) }));
+        const all = await p.request("tools/call", { name: "list_tasks", arguments: { limit: 100 } });
+        tasks = path.join(root, "tasks.json");
+        writeFileSync(tasks, JSON.stringify([...all.structuredContent.tasks].reverse())); // the store's order: oldest first
+        answer = JSON.stringify(await p.request("tools/call", { name: "list_tasks", arguments: SEARCH }));
+      } else if (answer !== undefined) {
+        const own = JSON.stringify(await p.request("tools/call", { name: "list_tasks", arguments: SEARCH }));
+        if (own !== answer) throw new Error(`${peer.label} answers the search otherwise than mcpgen:\n${own.slice(0, 300)}\n${answer.slice(0, 300)}`);
       }
     }
     for (const [, p] of procs) {

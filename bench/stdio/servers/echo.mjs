@@ -6,12 +6,14 @@
  *
  * A request whose `_meta` names the 2026-07-28 protocol is answered the 2026 way, as mcpgen answers it (no
  * handshake needed; `"resultType":"complete"` first and the server's name and version in the result's `_meta`), without
- * checking the rest of the envelope. Other tools are answered from `--canned` (mcpgen's own answer, recorded
- * by the benchmark), serialized again for every call as a bare server serializes its result, so that the
- * echo writes exactly what mcpgen writes and does the work any server answering it must do.
- *   node echo.mjs [--tools tools.json] [--canned canned.json] [--busy-ns N]
+ * checking the rest of the envelope. With `--tasks`, `tools/call list_tasks` is answered as the example's
+ * handler answers it, the bare way: the store's tasks, newest first, filtered by `status` and `tag`, the first
+ * `limit` of them and how many matched, sent as mcpgen sends a structured result (its JSON as a text block
+ * and as `structuredContent`): the echo writes what mcpgen writes and does the work any server answering the
+ * call must do. Other tools are answered with an empty error result.
+ *   node echo.mjs [--tools tools.json] [--tasks tasks.json] [--busy-ns N]
  *     tools.json    `{ server, tools }`, the 100-tool list to answer with
- *     canned.json   `{ <tool name>: <serialized result> }`
+ *     tasks.json    the task store, oldest first (as mcpgen's store holds it)
  *     --busy-ns N   spins N ns of CPU per request before answering: how the limit's figures move when a
  *                   server does a little more work per request (the `echo-busy` peer of bench/run.mjs)
  */
@@ -19,8 +21,9 @@ import { readFileSync } from "node:fs";
 
 const option = (name) => (process.argv.includes(name) ? readFileSync(process.argv[process.argv.indexOf(name) + 1], "utf8") : undefined);
 const { server, tools } = JSON.parse(option("--tools") ?? '{"server":{"name":"bench-echo","version":"1.0.0"},"tools":[]}');
-// name → the result object (recorded serialized: parsed once here, stringified again on every call).
-const CANNED = Object.fromEntries(Object.entries(JSON.parse(option("--canned") ?? "{}")).map(([name, text]) => [name, JSON.parse(text)]));
+const tasks = option("--tasks");
+/** id → task, in the order they were made (`--tasks`), or undefined. */
+const TASKS = tasks === undefined ? undefined : new Map(JSON.parse(tasks).map((task) => [task.id, task]));
 const INITIALIZE = `,"result":${JSON.stringify({ protocolVersion: "2025-11-25", capabilities: { tools: { listChanged: true } }, serverInfo: server })}}`;
 const LIST = `,"result":${JSON.stringify({ tools })}}`;
 const MODERN = "2026-07-28";
@@ -46,11 +49,13 @@ process.stdin.on("data", (chunk) => {
       let members;
       if (message.params.name === "add") {
         const { a, b } = message.params.arguments;
-        const output = JSON.stringify({ sum: a + b });
-        members = `"content":[{"type":"text","text":${JSON.stringify(output)}}],"structuredContent":${output}`;
+        members = structured({ sum: a + b });
+      } else if (message.params.name === "list_tasks" && TASKS !== undefined) {
+        const { status, tag, limit = 20 } = message.params.arguments;
+        const matching = [...TASKS.values()].reverse().filter((t) => (!status || t.status === status) && (!tag || t.tags.includes(tag)));
+        members = structured({ tasks: matching.slice(0, limit), total: matching.length });
       } else {
-        const result = CANNED[message.params.name];
-        members = result === undefined ? `"content":[],"isError":true` : JSON.stringify(result).slice(1, -1);
+        members = `"content":[],"isError":true`;
       }
       out += modern ? `${head},"result":{"resultType":"complete",${members},${SERVER_META}}}\n` : `${head},"result":{${members}}}\n`;
     } else if (message.method === "tools/list") out += head + LIST + "\n";
@@ -60,3 +65,9 @@ process.stdin.on("data", (chunk) => {
   partial += chunk.slice(start);
   if (out !== "") process.stdout.write(out);
 });
+
+/** A structured result's members as mcpgen sends them: the value's JSON as a text block and as `structuredContent`. */
+function structured(value) {
+  const output = JSON.stringify(value);
+  return `"content":[{"type":"text","text":${JSON.stringify(output)}}],"structuredContent":${output}`;
+}
