@@ -1,5 +1,6 @@
 /**
- * ajv's own-property code (`ownProperties: true`, ajv.ts), made cheaper for plain objects. Same verdicts.
+ * ajv's own-property code (`ownProperties: true`, ajv.ts), made cheaper for plain objects, and its options'
+ * defaults made once per module. Same verdicts.
  *
  * Checks. ajv checks a property as `data.id !== undefined && func0.call(data, "id")` (`properties`) and a
  * required one as `(data.id === undefined) || (!(func0.call(data, "id")))`, `func0` being
