@@ -124,8 +124,9 @@ export class ToolCall extends Invocation {
       const text = JSON.stringify(value);
       if (text === undefined) throw new TypeError(`the handler returned ${describe(value)}, not its structured output`);
       // Byte for byte JSON.stringify({ content, structuredContent: value }), content by default the value's JSON.
-      const content = own ? JSON.stringify(result.content) : `[{"type":"text","text":${JSON.stringify(text)}}]`;
-      return `"content":${content},"structuredContent":${text}`;
+      // One template each way: every piece joined to a string is another string made.
+      if (own) return `"content":${JSON.stringify(result.content)},"structuredContent":${text}`;
+      return `"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text}`;
     }
     if (isStructured(result)) {
       // No outputSchema, so nothing to check the value against: sent as it is, when it is what

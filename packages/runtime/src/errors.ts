@@ -95,3 +95,8 @@ export function errorResponse(id: RequestId | undefined, kind: ErrorKind, messag
 export function resultResponse(id: RequestId, resultJson: string): string {
   return `{"jsonrpc":"2.0","id":${idJson(id)},"result":${resultJson}}`;
 }
+
+/** `resultResponse(id, `{${members}}`)`, in one template. */
+export function membersResponse(id: RequestId, members: string): string {
+  return `{"jsonrpc":"2.0","id":${idJson(id)},"result":{${members}}}`;
+}

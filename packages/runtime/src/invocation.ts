@@ -9,7 +9,7 @@
  * A subclass says what to prepare, how to call its handler and how to serialize the outcome. One object is
  * both the pipeline and the handler's `ctx`, so a request allocates little.
  */
-import { logInternalError, refuse, resultResponse, type ErrorKind } from "./errors.js";
+import { logInternalError, membersResponse, refuse, resultResponse, type ErrorKind } from "./errors.js";
 import type {
   AuthInfo,
   ElicitParams,
@@ -369,7 +369,8 @@ export abstract class Invocation implements ToolContext, Cancellable {
 
   /** `{"resultType":"complete",<members>,<caching hints>,"_meta":{serverInfo}}` (2026) or `{<members>}` (2025). */
   protected result(members: string, cacheable?: string): string {
-    return resultResponse(this.requestId, this.modern ? this.conn.services.results.modernOf(cacheable === undefined ? members : `${members},${cacheable}`) : `{${members}}`);
+    if (!this.modern) return membersResponse(this.requestId, members);
+    return this.conn.services.results.modernMembersResponse(this.requestId, cacheable === undefined ? members : `${members},${cacheable}`);
   }
 
   /** Asks the client for input: a request to the client (2025 era) or an `input_required` round (2026 era). */

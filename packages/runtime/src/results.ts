@@ -115,6 +115,11 @@ export class Results {
     return `{"resultType":"complete"${members && `,${members}`}${this.#serverInfoMeta}}`;
   }
 
+  /** `resultResponse(id, this.modernOf(members))`, in one template. */
+  modernMembersResponse(id: RequestId, members: string): string {
+    return `{"jsonrpc":"2.0","id":${idJson(id)},"result":{"resultType":"complete"${members && `,${members}`}${this.#serverInfoMeta}}}`;
+  }
+
   /** A 2026-era `input_required` result (multi round-trip requests). */
   inputRequired(inputRequests: Record<string, unknown>, requestState: string): string {
     return `{"resultType":"input_required","inputRequests":${JSON.stringify(inputRequests)},"requestState":${JSON.stringify(requestState)}${this.#serverInfoMeta}}`;
