@@ -46,3 +46,6 @@ export function ident(name: string): string {
  * a quote inside a string is always escaped, so this finds exactly the keys.
  */
 export const OBJECT_LITERAL_PROTO = /(?<=[{,])"__proto__":/g;
+
+/** A JSON string literal as ajv's standalone code prints one (a regular expression's source). */
+export const STRING_LITERAL = String.raw`"(?:[^"\\]|\\.)*"`;

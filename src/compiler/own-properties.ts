@@ -43,11 +43,10 @@
  * code (a scan taking every literal and every run of code between them with one regular expression took
  * 43 and 34 ms). ajv names nothing with a `$`, so `$proto`, `$protoOf` and `$hasOwn` are free.
  */
+import { STRING_LITERAL } from "./names.js";
 
-/** A JSON string literal as ajv prints one. */
-const LITERAL = String.raw`"(?:[^"\\]|\\.)*"`;
 /** `data` or `data3`, then `.name` or `["name"]`. */
-const ACCESS = String.raw`\b(data\d*)(\.[A-Za-z_$][\w$]*|\[${LITERAL}\])`;
+const ACCESS = String.raw`\b(data\d*)(\.[A-Za-z_$][\w$]*|\[${STRING_LITERAL}\])`;
 /**
  * What is rewritten: a guarded check as `properties` prints it (groups 1–4) or as `required` does (5–8); a
  * loop over own keys (9–10); ajv's `hasOwnProperty` alias (11), which ajv declares before the functions that
@@ -55,8 +54,8 @@ const ACCESS = String.raw`\b(data\d*)(\.[A-Za-z_$][\w$]*|\[${LITERAL}\])`;
  */
 const CANDIDATES = new RegExp(
   [
-    String.raw`${ACCESS} !== undefined && (func\d+)\.call\(\1, (${LITERAL})\)`,
-    String.raw`\(${ACCESS} === undefined\) \|\| \(!\((func\d+)\.call\(\5, (${LITERAL})\)\)\)`,
+    String.raw`${ACCESS} !== undefined && (func\d+)\.call\(\1, (${STRING_LITERAL})\)`,
+    String.raw`\(${ACCESS} === undefined\) \|\| \(!\((func\d+)\.call\(\5, (${STRING_LITERAL})\)\)\)`,
     String.raw`for\(const (key\d+) of Object\.keys\((data\d*)\)\)\{`,
     String.raw`\bconst (func\d+) = Object\.prototype\.hasOwnProperty;`,
     String.raw`(\bfunction validate\d+\(data, \{instancePath="", parentData, parentDataProperty, rootData=data(?:, dynamicAnchors=\{\})?\}=\{\}\)\{)`,

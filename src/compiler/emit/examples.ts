@@ -6,6 +6,7 @@
 import type { ErrorObject } from "ajv";
 import * as helpers from "@mcpgen/runtime/validators";
 import { ajvDiagnostics, type Diagnostic } from "../diagnostics.js";
+import { STRING_LITERAL } from "../names.js";
 import { copyJson } from "../schema-walk.js";
 
 /** Where generated validators import the runtime's helpers from (ajv's, and mcpgen's own). */
@@ -71,13 +72,16 @@ function instantiate(module: ValidatorModule, shared: (i: Import) => unknown): R
   return make(...values);
 }
 
+/** ajv's export of a validator, or a string literal (which may read like one). */
+const EXPORT_OR_LITERAL = new RegExp(String.raw`${STRING_LITERAL}|export const ([A-Za-z_$][\w$]*) = (validate\d+);`, "g");
+
 /**
  * ajv's exports, `export const <name> = validate<N>;` before each validator's code, taken out of `code` (a
  * string literal that happens to read so is left as it is): the code without them, and `[name, validator]`.
  */
 export function takeExports(code: string): { body: string; exports: [name: string, fn: string][] } {
   const exports: [string, string][] = [];
-  const body = code.replace(/"(?:[^"\\]|\\.)*"|export const ([A-Za-z_$][\w$]*) = (validate\d+);/g, (match: string, name?: string, fn?: string) => {
+  const body = code.replace(EXPORT_OR_LITERAL, (match: string, name?: string, fn?: string) => {
     if (name === undefined) return match;
     exports.push([name, fn!]);
     return "";

@@ -12,7 +12,7 @@ import { pointerGet, pointerJoin, type Diagnostic } from "../diagnostics.js";
 import type { ToolIR } from "../ir.js";
 import { copyJson, walkSchema, type SchemaNode } from "../schema-walk.js";
 import { checkExamples, takeExports, VALIDATOR_HELPERS, type Example, type Examples, type ValidatorModule } from "./examples.js";
-import { OBJECT_LITERAL_PROTO } from "../names.js";
+import { OBJECT_LITERAL_PROTO, STRING_LITERAL } from "../names.js";
 import { plainOwnChecks } from "../own-properties.js";
 import { hasAppliedDefaults, onlyAppliedDefaults, withoutDefaults } from "../defaults.js";
 import { container } from "../bundle.js";
@@ -276,13 +276,18 @@ export function compileShared(request: SharedRequest, cache: Cache, key = shared
   }
 }
 
+/** Every string literal of ajv's code. */
+const STRING_LITERALS = new RegExp(STRING_LITERAL, "g");
+/** A `require("…")` of ajv's code, and the member read of what it returns, if any. */
+const REQUIRE = new RegExp(String.raw`require\((${STRING_LITERAL})\)(\.default\b|\.[A-Za-z_$][\w$]*)?`, "g");
+
 /**
  * `export const task = validate0;` → `export { validate0 as task };`: a function declaration is bound before
  * any module code runs, so two defs files that refer to each other make modules that import each other safely.
  */
 function hoistedExports(code: string): string {
   const { body, exports } = takeExports(code);
-  if (/\bexport\b/.test(body.replace(/"(?:[^"\\]|\\.)*"/g, ""))) throw new Error("ajv's standalone exports changed shape");
+  if (/\bexport\b/.test(body.replace(STRING_LITERALS, ""))) throw new Error("ajv's standalone exports changed shape");
   return `${body}export { ${exports.map(([name, fn]) => `${fn} as ${name}`).join(", ")} };`;
 }
 
@@ -357,7 +362,7 @@ export function toEsm(code: string): ValidatorModule {
   };
   const body = code
     .replace(/^"use strict";/, "")
-    .replace(/require\(("(?:[^"\\]|\\.)*")\)(\.default\b|\.[A-Za-z_$][\w$]*)?/g, (_, literal: string, property: string | undefined) => {
+    .replace(REQUIRE, (_, literal: string, property: string | undefined) => {
       const required = JSON.parse(literal) as string;
       // A shared definition's validator (emit/shared.ts): `require("./defs/x.gen.js").name`.
       if (/^\.\/(?:defs\/)?[A-Za-z0-9_]+\.gen\.js$/.test(required) && property && property !== ".default") return bind(property.slice(1), required, "shared");
