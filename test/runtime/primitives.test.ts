@@ -522,6 +522,20 @@ describe("change notifications, 2026 era (subscriptions/listen)", () => {
     expect(server.subscriptionStats.listeners).toBe(0);
   });
 
+  it("refuses a request with the id of an open listen, and the listen stays open", async () => {
+    const server = createServer(registry);
+    const h = new Harness({ server });
+    const reply = listen(h, "L", { toolsListChanged: true });
+    const call = await h.raw({ jsonrpc: "2.0", id: "L", method: "tools/call", params: { _meta: ENVELOPE, name: "touch", arguments: { uri: "mem://1" } } }, "tools/call", MODERN);
+    expect(call).toMatchObject({ id: "L", error: { code: -32600, message: expect.stringMatching(/already in use/) } });
+    const again = await h.raw({ jsonrpc: "2.0", id: "L", method: "subscriptions/listen", params: { _meta: ENVELOPE, notifications: { toolsListChanged: true } } }, "subscriptions/listen", MODERN);
+    expect(again).toMatchObject({ id: "L", error: { code: -32600 } });
+    server.listChanged("tools");
+    expect(h.notifications.at(-1)).toMatchObject({ method: "notifications/tools/list_changed" });
+    await h.conn.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "L" } });
+    expect(await reply).toBeUndefined();
+  });
+
   it("honors only what the server has, and checks the filter", async () => {
     const h = new Harness({ registry: promptsOnly });
     void listen(h, "L", { toolsListChanged: true, resourcesListChanged: true, resourceSubscriptions: ["mem://1"], promptsListChanged: true });

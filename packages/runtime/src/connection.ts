@@ -177,7 +177,7 @@ export class Connection implements MethodHost {
 
   start(ctx: RequestContext, invocation: Invocation | (() => Invocation | string)): Reply {
     if (this.#closed) return undefined;
-    if (this.#inFlight.has(ctx.id)) return idInUse(ctx);
+    if (this.#inFlight.has(ctx.id) || this.#listens?.has(ctx.id)) return idInUse(ctx);
     const started = typeof invocation === "function" ? invocation() : invocation;
     if (typeof started === "string") return refuse(ctx.sink, ctx.id, "invalidParams", started);
     this.#inFlight.add(started);
