@@ -49,3 +49,40 @@ export const OBJECT_LITERAL_PROTO = /(?<=[{,])"__proto__":/g;
 
 /** A JSON string literal as ajv's standalone code prints one (a regular expression's source). */
 export const STRING_LITERAL = String.raw`"(?:[^"\\]|\\.)*"`;
+
+/**
+ * Calls `visit` with each match of `pattern` (global) in ajv's `code` that starts outside the code's string
+ * literals, in order. A match starting inside a literal is skipped and the search goes on after the literal;
+ * a literal inside a match is part of it. ajv quotes only with `"` (JSON strings), so the quotes between
+ * matches are walked with `indexOf`: several times faster than a pattern that also takes every literal.
+ */
+export function matchOutsideLiterals(code: string, pattern: RegExp, visit: (found: RegExpExecArray) => void): void {
+  const search = new RegExp(pattern);
+  /** The code before this is known: no literal open at it. */
+  let known = 0;
+  for (let found = search.exec(code); found !== null; found = search.exec(code)) {
+    const at = found.index;
+    // Past the literals that open before the match; one that is still open at it holds it.
+    let quote = code.indexOf('"', known);
+    while (quote !== -1 && quote < at) {
+      known = literalEnd(code, quote) + 1;
+      quote = known > at ? -1 : code.indexOf('"', known);
+    }
+    if (known > at) {
+      search.lastIndex = known;
+      continue;
+    }
+    known = at + found[0].length;
+    visit(found);
+  }
+}
+
+/** Where the string literal opening at `quote` ends: the index of its closing quote (or the code's end). */
+function literalEnd(code: string, quote: number): number {
+  for (let close = code.indexOf('"', quote + 1); close !== -1; close = code.indexOf('"', close + 1)) {
+    let backslashes = 0;
+    while (code.charCodeAt(close - 1 - backslashes) === 0x5c /* \ */) backslashes++;
+    if (backslashes % 2 === 0) return close;
+  }
+  return code.length;
+}

@@ -108,11 +108,14 @@ describe("own-property checks", () => {
     const rewritten = signature.replace("dynamicAnchors={}}={})", "dynamicAnchors=$noAnchors}=$noOptions)");
     expect(cached).toContain(`${rewritten}let $plain;if(data.id !== undefined && (($plain ??= $protoOf(data) === $proto) && !("id" in $proto) || func0.call(data, "id"))){}`);
     const inline = '(($protoOf(data) === $proto && !("id" in $proto) || func0.call(data, "id")))';
-    for (const between of ["const f = (x) => x;", "function inner(data){}", 'const s = "function";', `function validate1(data){}`]) {
+    for (const between of ["const f = (x) => x;", "function inner(data){}", `function validate1(data){}`]) {
       const code = plainOwnChecks(`${alias}${signature}${between}${check}}`);
       expect(code).toContain(`${rewritten}${between}if(data.id !== undefined && ${inline.slice(1, -1)}`);
       expect(code).not.toContain("$plain");
     }
+    // The words inside a string define nothing.
+    const quoted = 'const s = "function => x";';
+    expect(plainOwnChecks(`${alias}${signature}${quoted}${check}}`)).toContain(`${rewritten}let $plain;${quoted}if(data.id !== undefined && (($plain ??=`);
     expect(plainOwnChecks(`${alias}${signature}data = data || {};${check}}`)).not.toContain("$plain");
     expect(plainOwnChecks(`${alias}${check}`)).not.toContain("$plain"); // no function around it
   });

@@ -6,7 +6,7 @@
 import type { ErrorObject } from "ajv";
 import * as helpers from "@mcpgen/runtime/validators";
 import { ajvDiagnostics, type Diagnostic } from "../diagnostics.js";
-import { STRING_LITERAL } from "../names.js";
+import { matchOutsideLiterals } from "../names.js";
 import { copyJson } from "../schema-walk.js";
 
 /** Where generated validators import the runtime's helpers from (ajv's, and mcpgen's own). */
@@ -72,8 +72,8 @@ function instantiate(module: ValidatorModule, shared: (i: Import) => unknown): R
   return make(...values);
 }
 
-/** ajv's export of a validator, or a string literal (which may read like one). */
-const EXPORT_OR_LITERAL = new RegExp(String.raw`${STRING_LITERAL}|export const ([A-Za-z_$][\w$]*) = (validate\d+);`, "g");
+/** ajv's export of a validator. */
+const EXPORT = /export const ([A-Za-z_$][\w$]*) = (validate\d+);/g;
 
 /**
  * ajv's exports, `export const <name> = validate<N>;` before each validator's code, taken out of `code` (a
@@ -81,10 +81,12 @@ const EXPORT_OR_LITERAL = new RegExp(String.raw`${STRING_LITERAL}|export const (
  */
 export function takeExports(code: string): { body: string; exports: [name: string, fn: string][] } {
   const exports: [string, string][] = [];
-  const body = code.replace(EXPORT_OR_LITERAL, (match: string, name?: string, fn?: string) => {
-    if (name === undefined) return match;
-    exports.push([name, fn!]);
-    return "";
+  let body = "";
+  let copied = 0;
+  matchOutsideLiterals(code, EXPORT, (found) => {
+    exports.push([found[1]!, found[2]!]);
+    body += code.slice(copied, found.index);
+    copied = found.index + found[0].length;
   });
-  return { body, exports };
+  return { body: body + code.slice(copied), exports };
 }
