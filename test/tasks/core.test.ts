@@ -224,6 +224,31 @@ describe("2025-11-25 tasks", () => {
     release(job);
   });
 
+  it("a waiting tasks/result holds its id, and stops waiting, with no response, when cancelled or when its connection closes", async () => {
+    const h = await legacy(createServer(registry));
+    const job = label();
+    const taskId = ((await send(h, "tools/call", { name: "job", arguments: { label: job }, task: {} })).result as { task: Message }).task.taskId;
+    const waiting = h.conn.handle({ jsonrpc: "2.0", id: "r1", method: "tasks/result", params: { taskId } }) as Promise<string | undefined>;
+    const error = async (message: Record<string, unknown>) => ((await h.raw({ jsonrpc: "2.0", ...message })) as Message).error;
+    // Its id is in use: by another wait (answered once the first is held: both go the same way), and by a call.
+    expect(await error({ id: "r1", method: "tasks/result", params: { taskId } })).toMatchObject({ code: -32600 });
+    const reused = await error({ id: "r1", method: "tools/call", params: { name: "job", arguments: { label: label() } } });
+    expect(reused).toMatchObject({ code: -32600, message: expect.stringMatching(/already in use/) });
+    // Cancelled: no response, though the task still runs; the id is free again.
+    await h.conn.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "r1" } });
+    expect(await waiting).toBeUndefined();
+    expect(((await send(h, "tasks/get", { taskId })).result as Message).status).toBe("working");
+    const again = h.conn.handle({ jsonrpc: "2.0", id: "r1", method: "tasks/result", params: { taskId } }) as Promise<string | undefined>;
+    // A call in flight holds its id against a tasks/result too.
+    const call = h.conn.handle({ jsonrpc: "2.0", id: "c1", method: "tools/call", params: { name: "job", arguments: { label: label() } } });
+    expect(await error({ id: "c1", method: "tasks/result", params: { taskId } })).toMatchObject({ code: -32600 });
+    // The connection closes: the wait ends with no response.
+    await h.conn.close();
+    expect(await again).toBeUndefined();
+    expect(await call).toBeUndefined(); // cancelled by the close
+    release(job);
+  });
+
   it("input_required: the task's elicitation reaches the session, marked with the task, and the answer resumes it", async () => {
     const h = await legacy(createServer(registry), { elicitation: {} });
     const taskId = ((await send(h, "tools/call", { name: "confirm", task: {} })).result as { task: Message }).task.taskId as string;

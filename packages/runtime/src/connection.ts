@@ -6,7 +6,7 @@
  *           ─▶ serialized response (or none: notifications, cancelled requests)
  */
 import { CallTable } from "./calls.js";
-import type { Cancellable, LegacySession, Reply, RequestContext, Sink } from "./context.js";
+import type { Cancellable, Held, Holder, LegacySession, Reply, RequestContext, Sink } from "./context.js";
 import type { Core } from "./core.js";
 import { isLegacy, isModern, LATEST_LEGACY_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type Era } from "./era.js";
 import { logInternalError, refuse, resultResponse } from "./errors.js";
@@ -28,7 +28,6 @@ import {
   META_PROTOCOL_VERSION,
   type RequestId,
 } from "./protocol.js";
-import type { Listener } from "./subscriptions.js";
 
 /** How a connection is used. */
 export interface ConnectOptions {
@@ -46,7 +45,7 @@ export interface ConnectOptions {
   sessionId?: string;
 }
 
-export class Connection implements MethodHost {
+export class Connection implements MethodHost, Holder {
   /** Set by `initialize` (or `ConnectOptions.session`); 2026-era requests never need it. */
   #session: LegacySession | undefined;
   #logThreshold: number = LOG_LEVEL_RANK.info;
@@ -55,10 +54,11 @@ export class Connection implements MethodHost {
   /** The promise `start` last returned: an invocation's, which never rejects (see `handle`). */
   #unfailing: Promise<string | undefined> | undefined = undefined;
   /**
-   * 2026 era: open `subscriptions/listen` requests, by id (they do not keep the connection busy). Made by the
-   * first: most connections never hold one (an HTTP session, or a 2026 HTTP request, has a connection each).
+   * Requests held open with no handler running, by id: 2026-era `subscriptions/listen` streams, 2025-era
+   * `tasks/result` waits for a task's end. They do not keep the connection busy, and their ids are in use. Made
+   * by the first: most connections never hold one (an HTTP session, or a 2026 HTTP request, has a connection each).
    */
-  #listens: Map<RequestId, { listener: Listener; end: (response: string | undefined) => void }> | undefined;
+  #held: Map<RequestId, Held> | undefined;
   #closed = false;
   readonly ephemeral: boolean;
   readonly sessionId: string | undefined;
@@ -121,11 +121,10 @@ export class Connection implements MethodHost {
       call.cancel(reason);
       return true;
     }
-    const listen = this.#listens?.get(requestId);
-    if (!listen) return false;
-    this.#listens?.delete(requestId);
-    listen.listener.close();
-    listen.end(undefined); // a cancelled request gets no response
+    const held = this.#held?.get(requestId);
+    if (!held) return false;
+    this.#held?.delete(requestId);
+    held.cancel(); // a cancelled request gets no response
     return true;
   }
 
@@ -137,11 +136,9 @@ export class Connection implements MethodHost {
     if (this.#closed) return;
     this.#closed = true;
     this.services.subscriptions.removeSession(this);
-    for (const [id, { listener, end }] of this.#listens ?? []) {
-      listener.close();
-      end(this.services.results.listenEnded(id)); // the server ends the subscription: a graceful result
-    }
-    this.#listens = undefined;
+    const held = this.#held;
+    this.#held = undefined;
+    for (const request of held?.values() ?? []) request.close();
     const running: PromiseLike<unknown>[] = [];
     for (const call of this.#inFlight.values()) {
       const handler = call.cancel("The connection is closing");
@@ -177,7 +174,7 @@ export class Connection implements MethodHost {
 
   start(ctx: RequestContext, invocation: Invocation | (() => Invocation | string)): Reply {
     if (this.#closed) return undefined;
-    if (this.#inFlight.has(ctx.id) || this.#listens?.has(ctx.id)) return idInUse(ctx);
+    if (this.#inUse(ctx.id)) return idInUse(ctx);
     const started = typeof invocation === "function" ? invocation() : invocation;
     if (typeof started === "string") return refuse(ctx.sink, ctx.id, "invalidParams", started);
     this.#inFlight.add(started);
@@ -206,13 +203,43 @@ export class Connection implements MethodHost {
    */
   listen(ctx: RequestContext): Reply {
     const { id, params, sink } = ctx;
-    if (this.#inFlight.has(id) || this.#listens?.has(id)) return idInUse(ctx);
+    if (this.#inUse(id)) return idInUse(ctx);
     let end: (response: string | undefined) => void = () => {};
     const ended = new Promise<string | undefined>((resolve) => (end = resolve));
     const opened = this.services.subscriptions.open(id, params?.notifications, (line) => sink.send(line), this.services.tasks.watcher(this, ctx));
     if (typeof opened === "string") return refuse(sink, id, "invalidParams", `Invalid params: ${opened}`);
-    (this.#listens ??= new Map()).set(id, { listener: opened, end });
+    this.#hold(id, {
+      cancel: () => {
+        opened.close();
+        end(undefined);
+      },
+      close: () => {
+        opened.close();
+        end(this.services.results.listenEnded(id)); // the server ends the subscription: a graceful result
+      },
+    });
     return ended;
+  }
+
+  hold(ctx: RequestContext, held: Held, ends: Promise<unknown>): string | undefined {
+    if (this.#inUse(ctx.id)) return idInUse(ctx);
+    if (this.#closed) {
+      held.close();
+      return undefined;
+    }
+    this.#hold(ctx.id, held);
+    void ends.then(() => {
+      if (this.#held?.get(ctx.id) === held) this.#held.delete(ctx.id);
+    });
+    return undefined;
+  }
+
+  #hold(id: RequestId, held: Held): void {
+    (this.#held ??= new Map()).set(id, held);
+  }
+
+  #inUse(id: RequestId): boolean {
+    return this.#inFlight.has(id) || this.#held?.has(id) === true;
   }
 
   // ── the message boundary ──

@@ -54,6 +54,24 @@ export interface Cancellable extends TableMember {
   cancel(reason: unknown): PromiseLike<unknown> | undefined;
 }
 
+/**
+ * A request held open with no handler running (a 2026-era `subscriptions/listen`, a 2025-era `tasks/result`
+ * waiting for its task): what ends it when the client cancels it (no response), and when the connection closes.
+ */
+export interface Held {
+  cancel(): void;
+  close(): void;
+}
+
+/** The connection a request may be held open on. */
+export interface Holder {
+  /**
+   * Holds the request `ctx` open until `ends` settles (it then answers on its own), the client cancels it or
+   * the connection closes (`held` is told which). Returns the refusal to answer instead when its id is in use.
+   */
+  hold(ctx: RequestContext, held: Held, ends: Promise<unknown>): string | undefined;
+}
+
 /** What a request in progress uses of the server: options, serializers, input rounds, change signals. */
 export interface Services {
   readonly options: ResolvedServerOptions;

@@ -5,7 +5,7 @@
  */
 import { LastLookup } from "./cache.js";
 import { ToolCall } from "./call.js";
-import type { Channel, Reply, RequestContext } from "./context.js";
+import type { Channel, Holder, Reply, RequestContext } from "./context.js";
 import type { Core, ListPages } from "./core.js";
 import type { Era } from "./era.js";
 import { refuse, resultResponse, type FailureListener } from "./errors.js";
@@ -15,7 +15,7 @@ import { clip, isObject, LOG_LEVEL_RANK, logLevelRank, MAX_URI_LENGTH, type Requ
 import type { SessionTarget } from "./subscriptions.js";
 
 /** What the table's handlers use of the connection a request arrived on. */
-export interface MethodHost extends Channel, SessionTarget, InvocationHost {
+export interface MethodHost extends Channel, SessionTarget, InvocationHost, Holder {
   readonly services: Core;
   /** The same, once the resources / prompts / completion runtime is loaded. */
   startPrimitive(ctx: RequestContext, invocation: (primitives: Primitives) => Invocation | string): Reply;

@@ -14,7 +14,7 @@
  * an unguessable random UUID.
  */
 import { ToolCall, type ToolSlot } from "../call.js";
-import type { Reply, RequestContext, Sink } from "../context.js";
+import type { Holder, Reply, RequestContext, Sink } from "../context.js";
 import { refuse, resultResponse } from "../errors.js";
 import { idJson } from "../json.js";
 import type { InvocationHost } from "../invocation.js";
@@ -25,9 +25,11 @@ import { isTerminal, type TaskRecord, type TaskStore } from "./store.js";
 import type { Bus } from "../state/bus.js";
 
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+/** What a `tasks/result` wait ends with when it is stopped (cancelled, or its connection closed). */
+const STOPPED = Symbol("stopped");
 
 /** The connection a `tools/call` or `tasks/*` request came in on (the method table's host). */
-export interface TaskHost extends TaskChannel, InvocationHost {}
+export interface TaskHost extends TaskChannel, InvocationHost, Holder {}
 
 export class Tasks implements TaskBook {
   readonly store: TaskStore;
@@ -118,7 +120,7 @@ export class Tasks implements TaskBook {
         case "tasks/get":
           return modern ? this.modernResponse(id, detailedTask(record)) : resultResponse(id, JSON.stringify(wireTask(record, false)));
         case "tasks/result":
-          return this.result(sink, id, record, owner);
+          return this.result(host, ctx, record, owner);
         case "tasks/cancel":
           return this.cancel(sink, id, record, modern);
         default:
@@ -159,9 +161,24 @@ export class Tasks implements TaskBook {
     return resultResponse(id, JSON.stringify(page.nextCursor === undefined ? { tasks } : { tasks, nextCursor: page.nextCursor }));
   }
 
-  /** 2025 era: waits until the task is terminal, then answers what its call answered. */
-  private async result(sink: Sink, id: RequestId, record: TaskRecord, owner: string): Promise<string> {
-    const done = isTerminal(record.status) ? record : await this.terminal(record, owner);
+  /**
+   * 2025 era: waits until the task is terminal, then answers what its call answered. The request is held open
+   * on its connection meanwhile: cancelled, or its connection closing, it stops waiting and gets no response.
+   */
+  private async result(host: TaskHost, ctx: RequestContext, record: TaskRecord, owner: string): Promise<string | undefined> {
+    const { id, sink } = ctx;
+    let done: TaskRecord | undefined = record;
+    if (!isTerminal(record.status)) {
+      const wait = this.terminal(record, owner);
+      const refused = host.hold(ctx, { cancel: wait.stop, close: wait.stop }, wait.ended);
+      if (refused !== undefined) {
+        wait.stop();
+        return refused;
+      }
+      const ended = await wait.ended;
+      if (ended === STOPPED) return undefined;
+      done = ended;
+    }
     if (!done) return refuse(sink, id, "invalidParams", `Invalid params: no task "${clip(record.taskId)}"`);
     const related = { [RELATED_TASK]: { taskId: done.taskId } };
     if (done.status === "completed") {
@@ -172,19 +189,23 @@ export class Tasks implements TaskBook {
     return refuse(sink, id, "invalidParams", `Invalid params: task "${done.taskId}" was cancelled and has no result`, { _meta: related });
   }
 
-  /** Resolves with the task once it is terminal (or `undefined` once it is gone: expired, by its ttl). */
-  private terminal(task: TaskRecord, owner: string): Promise<TaskRecord | undefined> {
+  /**
+   * A wait for the task to be terminal: `ended` resolves with it (or `undefined` once it is gone: expired, by
+   * its ttl), or with `STOPPED` once `stop` is called.
+   */
+  private terminal(task: TaskRecord, owner: string): { ended: Promise<TaskRecord | undefined | typeof STOPPED>; stop: () => void } {
     const { taskId } = task;
-    return new Promise((resolve) => {
+    let stop = (): void => {};
+    const ended = new Promise<TaskRecord | undefined | typeof STOPPED>((resolve) => {
       let expiry: ReturnType<typeof setTimeout> | undefined;
-      const stop = this.store.subscribe((record) => {
+      const unlisten = this.store.subscribe((record) => {
         if (record.taskId === taskId && isTerminal(record.status)) {
           unsubscribe();
           resolve(record.owner === owner ? record : undefined);
         }
       });
       const unsubscribe = (): void => {
-        stop();
+        unlisten();
         if (expiry !== undefined) clearTimeout(expiry);
       };
       if (task.ttlMs !== null) {
@@ -195,6 +216,10 @@ export class Tasks implements TaskBook {
         }, Math.max(0, task.createdAt + task.ttlMs - this.options.now()));
         expiry.unref?.();
       }
+      stop = () => {
+        unsubscribe();
+        resolve(STOPPED);
+      };
       // It may have ended between the caller's read and the subscription.
       void this.store.get(taskId, owner).then((record) => {
         if (!record || isTerminal(record.status)) {
@@ -203,6 +228,7 @@ export class Tasks implements TaskBook {
         }
       });
     });
+    return { ended, stop };
   }
 
   private async cancel(sink: Sink, id: RequestId, record: TaskRecord, modern: boolean): Promise<string> {
