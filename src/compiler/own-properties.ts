@@ -92,21 +92,19 @@ export function plainOwnChecks(code: string): string {
   let sharedAnchors = false;
   let hasOwnUsed = false;
   const parts: string[] = [];
-  /** The part holding the signature of the function the scan is in (its `data` verdict is cached there). */
-  let signature: number | undefined;
   /**
-   * Where the code may define another function (the first `function` or `=>` after the signature, outside
-   * strings): past it a check may be in another function than the signature's, so it is not cached.
+   * The part holding the signature of the function the scan is in (its `data` verdict is cached there); none
+   * before the first, and none from where the code may define another function (a `function` or `=>` outside
+   * strings) to the next signature: a check there may be in another function than the signature's.
    */
-  let scopeEnd = 0;
+  let signature: number | undefined;
   /** The parts whose function asks `$plain`. */
   const caching = new Set<number>();
   const cache = !ASSIGNS_DATA.test(code);
   /** A candidate rewritten, or undefined to leave it as it is. */
-  const rewrite = (match: string, groups: (string | undefined)[], at: number): string | undefined => {
+  const rewrite = (match: string, groups: (string | undefined)[]): string | undefined => {
     if (groups[11] !== undefined) {
       signature = parts.length + 1; // where the match goes, after the code before it
-      scopeEnd = Infinity;
       signatures++;
       let rewritten = `${match.slice(0, -OPTIONS_DEFAULT.length)}}=${NO_OPTIONS}){`;
       if (anchorsFree && rewritten.includes(ANCHORS_DEFAULT)) {
@@ -116,7 +114,7 @@ export function plainOwnChecks(code: string): string {
       return rewritten;
     }
     if (groups[12] !== undefined) {
-      scopeEnd = Math.min(scopeEnd, at);
+      signature = undefined;
       return undefined;
     }
     const alias = groups[10];
@@ -137,7 +135,7 @@ export function plainOwnChecks(code: string): string {
     checks++;
     const call = `${fn}.call(${data}, ${literal})`;
     let plain = `${PROTO_OF}(${data}) === ${PROTO}`;
-    if (cache && data === "data" && signature !== undefined && at < scopeEnd) {
+    if (cache && data === "data" && signature !== undefined) {
       caching.add(signature);
       plain = `(${PLAIN} ??= ${plain})`;
     }
@@ -147,7 +145,7 @@ export function plainOwnChecks(code: string): string {
   let copied = 0;
   matchOutsideLiterals(code, CANDIDATES, (found) => {
     const [match, ...groups] = found;
-    const replacement = rewrite(match, groups, found.index);
+    const replacement = rewrite(match, groups);
     if (replacement !== undefined) {
       parts.push(code.slice(copied, found.index), replacement);
       copied = found.index + match.length;

@@ -12,7 +12,7 @@ import { pointerGet, pointerJoin, type Diagnostic } from "../diagnostics.js";
 import type { ToolIR } from "../ir.js";
 import { copyJson, walkSchema, type SchemaNode } from "../schema-walk.js";
 import { checkExamples, takeExports, VALIDATOR_HELPERS, type Example, type Examples, type ValidatorModule } from "./examples.js";
-import { OBJECT_LITERAL_PROTO, STRING_LITERAL } from "../names.js";
+import { matchOutsideLiterals, OBJECT_LITERAL_PROTO, STRING_LITERAL } from "../names.js";
 import { plainOwnChecks } from "../own-properties.js";
 import { hasAppliedDefaults, onlyAppliedDefaults, withoutDefaults } from "../defaults.js";
 import { container } from "../bundle.js";
@@ -276,8 +276,6 @@ export function compileShared(request: SharedRequest, cache: Cache, key = shared
   }
 }
 
-/** Every string literal of ajv's code. */
-const STRING_LITERALS = new RegExp(STRING_LITERAL, "g");
 /** A `require("…")` of ajv's code, and the member read of what it returns, if any. */
 const REQUIRE = new RegExp(String.raw`require\((${STRING_LITERAL})\)(\.default\b|\.[A-Za-z_$][\w$]*)?`, "g");
 
@@ -287,7 +285,9 @@ const REQUIRE = new RegExp(String.raw`require\((${STRING_LITERAL})\)(\.default\b
  */
 function hoistedExports(code: string): string {
   const { body, exports } = takeExports(code);
-  if (/\bexport\b/.test(body.replace(STRING_LITERALS, ""))) throw new Error("ajv's standalone exports changed shape");
+  let stray = false;
+  matchOutsideLiterals(body, /\bexport\b/g, () => (stray = true));
+  if (stray) throw new Error("ajv's standalone exports changed shape");
   return `${body}export { ${exports.map(([name, fn]) => `${fn} as ${name}`).join(", ")} };`;
 }
 
