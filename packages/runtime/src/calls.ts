@@ -120,5 +120,7 @@ export function hash(id: RequestId, seed: number): number {
     h = seed ^ 0x811c9dc5;
     for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   }
-  return Math.imul(h, 0x9e3779b1) >>> 0;
+  // Signed: any int32 is a small integer to V8, where an unsigned result above 2^31 became a heap number per
+  // call. The callers shift it right with `>>>`, which reads the same 32 bits either way.
+  return Math.imul(h, 0x9e3779b1);
 }
