@@ -117,6 +117,8 @@ const BUSY_NS = 500;
 const SEARCH_TASKS = 10;
 const SEARCH = { tag: "bench", limit: SEARCH_TASKS };
 const searchCall = toolCall("list_tasks", SEARCH, (result) => result.structuredContent?.total === SEARCH_TASKS);
+/** A peer's answer to the search, as JSON: the echo's must equal mcpgen's. */
+const searchAnswer = async (p) => JSON.stringify(await p.request("tools/call", { name: "list_tasks", arguments: SEARCH }));
 
 const args = parseArgs(process.argv.slice(2));
 const plan = { ...PLANS[args.quick ? "quick" : "full"], ...(args.rounds && { rounds: args.rounds }) };
@@ -316,9 +318,9 @@ async function benchPinned(order, root) {
         const all = await p.request("tools/call", { name: "list_tasks", arguments: { limit: 100 } });
         tasks = path.join(root, "tasks.json");
         writeFileSync(tasks, JSON.stringify([...all.structuredContent.tasks].reverse())); // the store's order: oldest first
-        answer = JSON.stringify(await p.request("tools/call", { name: "list_tasks", arguments: SEARCH }));
+        answer = await searchAnswer(p);
       } else if (answer !== undefined) {
-        const own = JSON.stringify(await p.request("tools/call", { name: "list_tasks", arguments: SEARCH }));
+        const own = await searchAnswer(p);
         if (own !== answer) throw new Error(`${peer.label} answers the search otherwise than mcpgen:\n${own.slice(0, 300)}\n${answer.slice(0, 300)}`);
       }
     }
