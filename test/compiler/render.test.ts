@@ -66,7 +66,9 @@ describe("jsonBlock", () => {
 describe("jsonText and jsonParse", () => {
   const evaluate = (code: string): unknown => new Function(`return ${code}`)();
 
-  const awkward = ["`", "${x}", "$${", "\\`", "\\${", "a\\", "\\", "\u2028\u2029", "\ud800", "\r\n\t", '"', "$", "{", "}`${`}", "\u0060", "'", "\\'", "'\\", "\u2028'"];
+  const awkward = ["`", "${x}", "$${", "\\`", "\\${", "a\\", "\\", "\u2028\u2029", "\ud800", "\r\n\t", '"', "$", "{", "}`${`}", "\u0060", "'", "\\'", "'\\", "\u2028'", "caf\u00e9 \u2014 \u{1f600}", "\\\u00e9", "\u0080\uffff"];
+  /** A module of ASCII text is read as one-byte text (asciiOnly). */
+  const ASCII = /^[\x00-\x7f]*$/;
 
   it("is JSON.stringify's text exactly, whatever the strings hold", () => {
     for (const text of awkward) {
@@ -74,6 +76,7 @@ describe("jsonText and jsonParse", () => {
       const code = jsonText(value);
       expect(code.startsWith("'")).toBe(true);
       expect(code).not.toMatch(/[\n\r]/);
+      expect(code).toMatch(ASCII);
       expect(evaluate(code)).toBe(JSON.stringify(value));
     }
   });
@@ -83,6 +86,7 @@ describe("jsonText and jsonParse", () => {
       const value = { description: text, [text]: [text, { nested: text }], long: "x".repeat(120) };
       const code = jsonParse(value);
       expect(code).toContain("\n");
+      expect(code).toMatch(ASCII);
       expect(evaluate(code)).toEqual(value);
     }
   });

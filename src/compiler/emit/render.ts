@@ -2,6 +2,8 @@
  * Handlebars rendering. Templates (in templates/) are logic-less and never print raw input: every value
  * goes through a helper that makes it safe for the place it lands in.
  *   {{json x}}     a JavaScript literal (JSON with U+2028/U+2029 escaped, a "__proto__" key kept a key)
+ *   {{jsonAscii x}} the same with every character beyond ASCII escaped, for a module a server compiles at
+ *                   start-up (`asciiOnly`)
  *   {{jsonBlock x}} the same literal spread over lines (two-space indents), for data a reviewer reads
  *   {{jsonParse x}} the same lines as JSON text that JSON.parse reads at run time, for large data a module
  *                   loads at start-up (V8 reads JSON faster than the same object literal)
@@ -64,18 +66,28 @@ const objectKey = (name: string): string => (name === "__proto__" ? '["__proto__
 
 /** `JSON.parse` of `jsonBlock`'s lines as JSON text (`rawText`; a "__proto__" key is a plain key there). */
 export function jsonParse(value: unknown): string {
-  return `JSON.parse(${rawText(jsonBlock(value, "", jsonLiteral))})`;
+  return `JSON.parse(${rawText(asciiOnly(jsonBlock(value, "", jsonLiteral)))})`;
 }
 
 /**
  * `JSON.stringify(value)` as a string, byte for byte the text a list sends (a tool's registry entry, which
  * emit prints and keeps per tool and the template places with `{{code}}`): a single-quoted literal, in
- * which only a backslash and a quote are escaped (JSON text holds no line break but U+2028 and U+2029,
- * which a string literal may hold). V8 reads it ~25 % faster than the same text as a `String.raw` template
+ * which a backslash and a quote are escaped, and what is beyond ASCII (`asciiOnly`; JSON text holds no other
+ * line break than U+2028 and U+2029). V8 reads it ~25 % faster than the same text as a `String.raw` template
  * (which also makes the template's raw copy): 0.5 ms of start-up per 100 tools of the 100-tool benchmark.
  */
 export function jsonText(value: unknown): string {
-  return `'${JSON.stringify(value).replace(/[\\']/g, "\\$&")}'`;
+  return `'${asciiOnly(JSON.stringify(value).replace(/[\\']/g, "\\$&"))}'`;
+}
+
+/**
+ * `code` with every character beyond ASCII written as a `\u` escape, which a string literal and JSON text
+ * both read back as that character (JSON text holds one only inside a string, where no backslash can be
+ * escaping it). V8 reads a module of ASCII text as one-byte text, and a single character beyond ASCII makes
+ * it all two-byte text, slower to decode and to compile: 0.2 ms of start-up for 130 KB (BENCHMARKS.md).
+ */
+export function asciiOnly(code: string): string {
+  return code.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /**
@@ -119,6 +131,7 @@ export function docComment(text: string | undefined, indent = ""): string {
 }
 
 hbs.registerHelper("json", (value: unknown) => safe(jsonLiteral(value)));
+hbs.registerHelper("jsonAscii", (value: unknown) => safe(asciiOnly(jsonLiteral(value))));
 // A lookup by a user-chosen name ("constructor", "toString") must not find Object.prototype's members.
 hbs.registerHelper("jsonBlock", (value: unknown) => safe(jsonBlock(value)));
 hbs.registerHelper("jsonParse", (value: unknown) => safe(jsonParse(value)));
