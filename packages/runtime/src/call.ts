@@ -1,67 +1,18 @@
 /**
  * The `tools/call` pipeline — validate input → handler → shape → validate output → serialize. The handler
- * context, cancellation and input rounds come from `Invocation`.
+ * context, cancellation and input rounds come from `Invocation`. Part of the tool-call runtime (tool-calls.ts),
+ * loaded with the first call.
  */
 import type { RequestContext } from "./context.js";
-import type { CallToolResult, ContentBlock, ToolHandler } from "./handler.js";
+import type { CallToolResult, ContentBlock } from "./handler.js";
 import type { StateBinding } from "./input.js";
 import { Invocation, isClientError } from "./invocation.js";
-import { Lazy } from "./lazy.js";
 import { isObject } from "./protocol.js";
-import type { ToolEntry, Validate, WireTool } from "./registry.js";
+import type { Validate } from "./registry.js";
 import { resultResponse } from "./errors.js";
 import { isStructured } from "./structured.js";
+import type { LoadedTool, ToolSlot } from "./tool-slot.js";
 import { describeValidationErrors } from "./validation.js";
-
-/** A tool's validators and handler, loaded on first call. */
-export interface LoadedTool {
-  readonly input: Validate;
-  readonly output: Validate | undefined;
-  readonly handler: ToolHandler<unknown, unknown>;
-}
-
-type TaskSupport = "forbidden" | "optional" | "required";
-
-/** The runtime's per-tool state. */
-export class ToolSlot {
-  /** Validators and handler, loaded once (a failed load is retried by the next call). */
-  readonly tool: Lazy<LoadedTool>;
-  #wire: Readonly<WireTool> | undefined;
-  #structured: boolean | undefined;
-  #taskSupport: TaskSupport | undefined;
-
-  constructor(readonly entry: ToolEntry) {
-    this.tool = new Lazy(() =>
-      Promise.all([entry.validators(), entry.handler()]).then(([validators, module]): LoadedTool => {
-        if (typeof module.default !== "function") throw new TypeError(`the handler module of tool "${entry.name}" has no default-exported function`);
-        return { input: validators.input, output: validators.output, handler: module.default };
-      }),
-    );
-  }
-
-  /** The tool's wire metadata; the JSON text of a generated registry is parsed on first use. */
-  get wire(): Readonly<WireTool> {
-    const wire = this.entry.wire;
-    return (this.#wire ??= typeof wire === "string" ? (JSON.parse(wire) as WireTool) : wire);
-  }
-
-  /** The tool declares an `outputSchema`: its handler returns a structured value. */
-  get structured(): boolean {
-    return (this.#structured ??= this.wire.outputSchema !== undefined);
-  }
-
-  /**
-   * Whether a call may (`optional`) or must (`required`) run as a task. Asked of every tool at start-up: a
-   * text without the member's name is not parsed for it.
-   */
-  get taskSupport(): TaskSupport {
-    if (this.#taskSupport === undefined) {
-      const wire = this.entry.wire;
-      this.#taskSupport = typeof wire === "string" && !wire.includes('"taskSupport"') ? "forbidden" : (this.wire.execution?.taskSupport ?? "forbidden");
-    }
-    return this.#taskSupport;
-  }
-}
 
 export class ToolCall extends Invocation {
   // `declare`d and assigned in the constructor, like Invocation's fields (the hot path; see there).

@@ -5,7 +5,6 @@
  * and the requests they run reach it as `Services`; the public `Server` wraps it.
  */
 import { LastLookup } from "./cache.js";
-import { ToolSlot } from "./call.js";
 import type { Services } from "./context.js";
 import type { Era } from "./era.js";
 import type { ListKind } from "./handler.js";
@@ -17,6 +16,7 @@ import type { Primitives } from "./primitives.js";
 import type { Registry } from "./registry.js";
 import { capabilitiesOf, kindsOf, resultServerInfo, Results, type Kinds } from "./results.js";
 import { Subscriptions } from "./subscriptions.js";
+import { ToolSlot } from "./tool-slot.js";
 import type { Bus } from "./state/bus.js";
 import { taskMembers, Tasks } from "./tasks/tasks.js";
 

@@ -1,15 +1,16 @@
 /**
  * The method table: every request method the core answers, the eras it exists in, and its handler. A
  * connection checks the message and picks the era; the table does the rest. Handler-backed methods
- * (`tools/call`, `resources/read`, `prompts/get`, `completion/complete`) start an `Invocation`.
+ * (`tools/call`, `resources/read`, `prompts/get`, `completion/complete`) start an `Invocation`, from a runtime
+ * loaded with the first of them: the tool-call runtime (tool-calls.ts) or the primitives' (primitives.ts).
  */
 import { LastLookup } from "./cache.js";
-import { ToolCall } from "./call.js";
 import type { Channel, Holder, Reply, RequestContext } from "./context.js";
 import type { Core, ListPages } from "./core.js";
 import type { Era } from "./era.js";
 import { refuse, resultResponse, type FailureListener } from "./errors.js";
 import type { Invocation, InvocationHost } from "./invocation.js";
+import { Lazy } from "./lazy.js";
 import type { Primitives } from "./primitives.js";
 import { clip, isObject, LOG_LEVEL_RANK, logLevelRank, MAX_URI_LENGTH, type RequestId } from "./protocol.js";
 import type { SessionTarget } from "./subscriptions.js";
@@ -33,6 +34,26 @@ export interface Method {
 const BOTH = { legacy: true, modern: true } as const;
 const LEGACY = { legacy: true } as const;
 const MODERN = { modern: true } as const;
+
+type ToolCalls = typeof import("./tool-calls.js");
+const toolCalls = new Lazy<ToolCalls>(() => import("./tool-calls.js"));
+
+/** A handler that needs the tool-call runtime: called at once when it is loaded, else once it is. */
+function withToolCalls(handler: (host: MethodHost, ctx: RequestContext, calls: ToolCalls) => Reply): Method["handler"] {
+  return (host, ctx) => {
+    const calls = toolCalls.value;
+    if (calls !== undefined) return handler(host, ctx, calls);
+    return toolCalls.get().then(
+      (loaded) => handler(host, ctx, loaded),
+      (error: unknown) => {
+        console.error("[mcpgen] could not load the tool-call runtime:", error);
+        return refuse(ctx.sink, ctx.id, "internalError");
+      },
+    );
+  };
+}
+
+const taskRequest = withToolCalls((host, ctx, calls) => calls.taskRequest(host.services.tasks, host, ctx));
 
 const list: Method["handler"] = (host, { id, method, params, era, sink }) => {
   const pages = host.services.pages[method as keyof ListPages];
@@ -62,19 +83,19 @@ export const METHODS: ReadonlyMap<string, Method> = new Map<string, Method>([
     "tools/call",
     {
       eras: BOTH,
-      handler: (host, ctx) => {
+      handler: withToolCalls((host, ctx, calls) => {
         const named = nameAndArguments(ctx);
         if (typeof named === "string") return named;
         const slot = host.services.toolNamed.get(named.name);
         if (!slot) return refuse(ctx.sink, ctx.id, "invalidParams", `Unknown tool: ${clip(named.name)}`);
         // A tool with task support: the task runner decides whether this call becomes a task (tasks/).
-        if (slot.taskSupport !== "forbidden") return host.services.tasks.call(host, ctx, slot, named.args);
+        if (slot.taskSupport !== "forbidden") return calls.taskCall(host.services.tasks, host, ctx, slot, named.args);
         // 2025-11-25: a tool without task support must not be asked to run as one.
         if (ctx.era === "legacy" && isObject(ctx.params?.task)) {
           return refuse(ctx.sink, ctx.id, "methodNotFound", `Tool "${clip(named.name)}" does not run as a task (its execution.taskSupport is "forbidden"): call it without params.task`);
         }
-        return host.start(ctx, new ToolCall(ctx, slot, named.args));
-      },
+        return host.start(ctx, new calls.ToolCall(ctx, slot, named.args));
+      }),
     },
   ],
   ["ping", { eras: LEGACY, handler: (_host, { id }) => resultResponse(id, "{}") }],
@@ -135,11 +156,11 @@ export const METHODS: ReadonlyMap<string, Method> = new Map<string, Method>([
   ],
   ["subscriptions/listen", { eras: MODERN, handler: (host, ctx) => host.listen(ctx) }],
   // Tasks (tasks/tasks.ts): the 2025-11-25 methods and the 2026-07-28 extension's.
-  ["tasks/get", { eras: BOTH, handler: (host, ctx) => host.services.tasks.request(host, ctx) }],
-  ["tasks/cancel", { eras: BOTH, handler: (host, ctx) => host.services.tasks.request(host, ctx) }],
-  ["tasks/result", { eras: LEGACY, handler: (host, ctx) => host.services.tasks.request(host, ctx) }],
-  ["tasks/list", { eras: LEGACY, handler: (host, ctx) => host.services.tasks.request(host, ctx) }],
-  ["tasks/update", { eras: MODERN, handler: (host, ctx) => host.services.tasks.request(host, ctx) }],
+  ["tasks/get", { eras: BOTH, handler: taskRequest }],
+  ["tasks/cancel", { eras: BOTH, handler: taskRequest }],
+  ["tasks/result", { eras: LEGACY, handler: taskRequest }],
+  ["tasks/list", { eras: LEGACY, handler: taskRequest }],
+  ["tasks/update", { eras: MODERN, handler: taskRequest }],
 ]);
 
 /** `METHODS`, the last method remembered: a client sends the same one request after request. */
