@@ -12,7 +12,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { serve } from "../../packages/runtime/src/http/node.js";
 import { createServer, parseArgs, serveStdio, tuneHeap } from "../../packages/runtime/src/index.js";
 import { keptTickEntry } from "../../packages/runtime/src/ticks.js";
-import { ENVELOPE } from "../helpers/wait.js";
+import { ENVELOPE, until } from "../helpers/wait.js";
 import { assertRuntimeBuilt, EXAMPLE_SERVER, FIXTURE_SERVER, RawServer } from "./helpers/e2e.js";
 import { registry } from "./helpers/fixtures.js";
 
@@ -246,12 +246,13 @@ describe("the tick queue entry the transports keep", () => {
   it("holds one entry from the first transport on, so that a full collection leaves the next entries their hidden class", async () => {
     const input = new PassThrough();
     const session = serveStdio(createServer(registry, { onError: () => {} }), { input, output: new PassThrough() });
-    await nextTickEntry();
+    await until(() => keptTickEntry() !== undefined, { what: "the kept entry" }); // after the first turn of the event loop
     const kept = keptTickEntry();
     // Node's entry: its async ids under two symbols, then the callback and its arguments.
     expect(Object.getOwnPropertySymbols(kept).map(String)).toEqual(["Symbol(async_id_symbol)", "Symbol(trigger_async_id_symbol)"]);
     expect(Object.keys(kept!)).toEqual(["callback", "args"]);
     const handle = await serve(createServer(registry, { onError: () => {} }), { port: 0 });
+    await new Promise((resolve) => setImmediate(resolve));
     await nextTickEntry();
     expect(keptTickEntry()).toBe(kept); // once per process
     // A full collection with no other entry alive: the next entry still gets the class V8's code was made for.

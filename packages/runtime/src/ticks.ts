@@ -10,16 +10,22 @@
  * throughput at 32 connections (BENCHMARKS.md). An entry that stays reachable keeps those classes, so the
  * literal stays on its fast path whatever is collected.
  */
-import { executionAsyncResource } from "node:async_hooks";
-
+let asked = false;
 let kept: object | undefined;
 
-/** Keeps a tick queue entry (once per process): inside a `nextTick` callback, the current resource is its entry. */
+/**
+ * Keeps a tick queue entry (once per process): inside a `nextTick` callback, the current resource is its entry.
+ * Once start-up is over (`KEEP_AFTER_MS`): loading node:async_hooks, which tells the resource, would cost a
+ * server's start-up ~0.2 ms.
+ */
 export function keepTickEntry(): void {
-  if (kept) return;
-  kept = {};
-  process.nextTick(() => (kept = executionAsyncResource()));
+  if (asked) return;
+  asked = true;
+  const timer = setTimeout(() => void import("node:async_hooks").then(({ executionAsyncResource }) => process.nextTick(() => (kept = executionAsyncResource()))), KEEP_AFTER_MS);
+  timer.unref();
 }
+/** Long enough for a client's first requests (initialize, the lists) to be answered first. */
+const KEEP_AFTER_MS = 50;
 
 /** The entry kept (for the tests). */
 export function keptTickEntry(): object | undefined {
