@@ -120,6 +120,18 @@ describe("process lifecycle", () => {
     expect(await server.exited).toEqual({ code: 0, signal: null });
   });
 
+  it("loads what calls need once start-up is over, before a call asks for it", async () => {
+    // The example has tools and resources: both runtimes load without a request for either.
+    const reporter = new URL("./helpers/report-loads.mjs", import.meta.url).pathname;
+    const server = new RawServer({ ...EXAMPLE_SERVER, args: ["--import", reporter, ...EXAMPLE_SERVER.args] });
+    running.push(server);
+    const loaded = (file: string): boolean => server.stderr.join("").includes(`/packages/runtime/dist/${file}\n`);
+    server.send({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: ENVELOPE } });
+    expect(await server.next("2026-07-28", "tools/list")).toMatchObject({ id: 1 });
+    await until(() => loaded("tool-calls.js") && loaded("primitives.js"), { what: "the tool-call and primitives runtimes to load" });
+    expect(loaded("main.js")).toBe(true); // the reporter sees the runtime's modules
+  });
+
   it("exits 0 within the grace when stdin ends while a handler ignores cancellation", async () => {
     const server = start();
     server.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "stubborn", arguments: { ms: 60_000 }, _meta: ENVELOPE } });

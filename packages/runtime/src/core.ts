@@ -16,9 +16,12 @@ import type { Primitives } from "./primitives.js";
 import type { Registry } from "./registry.js";
 import { capabilitiesOf, kindsOf, resultServerInfo, Results, type Kinds } from "./results.js";
 import { Subscriptions } from "./subscriptions.js";
-import { ToolSlot } from "./tool-slot.js";
 import type { Bus } from "./state/bus.js";
 import { taskMembers, Tasks } from "./tasks/tasks.js";
+import { ToolSlot } from "./tool-slot.js";
+
+/** The tool-call runtime (tool-calls.ts), as its loaded module. */
+export type ToolCalls = typeof import("./tool-calls.js");
 
 /** The lists a server serves, by method. */
 export interface ListPages {
@@ -39,6 +42,8 @@ export class Core implements Services {
   readonly toolNamed = new LastLookup((name: string) => this.tools.get(name));
   /** Resources, prompts and completion: loaded on the first request that needs them. */
   readonly primitives: Lazy<Primitives>;
+  /** The tool-call runtime (tool-calls.ts): loaded on the first `tools/call` or `tasks/*` request. */
+  readonly toolCalls = new Lazy<ToolCalls>(() => import("./tool-calls.js"));
   readonly pages: ListPages;
   readonly outgoing = new Outgoing();
   readonly requestState: RequestStateCodec;
@@ -82,6 +87,17 @@ export class Core implements Services {
         "prompts/list": new Pages({ key: "prompts", cursorPrefix: "prompt:", entries: registry.prompts ?? [] }, pageSize, tail),
       }),
     };
+  }
+
+  /**
+   * Loads, in the background, the runtimes the registry's requests with a handler need (the tool calls', the
+   * primitives'), so that the first such request does not wait for one. A failed load is tried again, and
+   * reported, by the first request that needs it.
+   */
+  preload(): void {
+    const { tools, resources, prompts, completions } = this.kinds;
+    if (tools) this.toolCalls.get().catch(() => {});
+    if (resources || prompts || completions) this.primitives.get().catch(() => {});
   }
 
   resourceUpdated(uri: string): void {

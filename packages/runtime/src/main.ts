@@ -4,7 +4,7 @@
  */
 import type { ResponseMode } from "./http/options.js";
 import type { Registry } from "./registry.js";
-import { createServer } from "./server.js";
+import { coreOf, createServer, type Server } from "./server.js";
 import { serveStdio } from "./stdio.js";
 
 export interface CliOptions {
@@ -147,7 +147,6 @@ export async function main(registry: Registry, argv: readonly string[] = process
     process.exitCode = 2;
     return;
   }
-  tuneHeapSoon(parsed.options.transport);
   keepConsoleOffStdout();
   process.on("unhandledRejection", (reason) => console.error("[mcpgen] unhandled rejection in a handler:", reason));
   const options = parsed.options;
@@ -166,6 +165,7 @@ export async function main(registry: Registry, argv: readonly string[] = process
     ...(options.pageSize !== undefined && { pageSize: options.pageSize }),
     ...(shared && { bus: shared.state.bus, tasks: { store: shared.tasks }, requestStateSecret: shared.secret }),
   });
+  afterStartUp(server, options.transport);
   await server.ready;
   if (options.transport === "http") {
     await serveHttp(server, options, name, shared);
@@ -181,12 +181,20 @@ export async function main(registry: Registry, argv: readonly string[] = process
   process.exit(0);
 }
 
-function tuneHeapSoon(transport: CliOptions["transport"]): void {
-  const timer = setTimeout(() => void import("node:v8").then((v8) => tuneHeap(v8, transport)), HEAP_TUNING_DELAY_MS);
+/**
+ * What waits until start-up is over (`START_UP_MS`), so that a client's first requests are answered sooner:
+ * tuning the heap, and loading what the first call will need (`Core.preload`), which a client seldom makes
+ * that soon after the lists.
+ */
+function afterStartUp(server: Server, transport: CliOptions["transport"]): void {
+  const timer = setTimeout(() => {
+    coreOf(server).preload();
+    void import("node:v8").then((v8) => tuneHeap(v8, transport));
+  }, START_UP_MS);
   timer.unref();
 }
 /** Long enough for a client's first requests (initialize, the lists) to be answered first. */
-const HEAP_TUNING_DELAY_MS = 50;
+const START_UP_MS = 50;
 
 /**
  * The V8 heap sizing of a server process (main() sets it once start-up is over: loading node:v8 takes about

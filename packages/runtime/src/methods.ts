@@ -6,11 +6,10 @@
  */
 import { LastLookup } from "./cache.js";
 import type { Channel, Holder, Reply, RequestContext } from "./context.js";
-import type { Core, ListPages } from "./core.js";
+import type { Core, ListPages, ToolCalls } from "./core.js";
 import type { Era } from "./era.js";
 import { refuse, resultResponse, type FailureListener } from "./errors.js";
 import type { Invocation, InvocationHost } from "./invocation.js";
-import { Lazy } from "./lazy.js";
 import type { Primitives } from "./primitives.js";
 import { clip, isObject, LOG_LEVEL_RANK, logLevelRank, MAX_URI_LENGTH, type RequestId } from "./protocol.js";
 import type { SessionTarget } from "./subscriptions.js";
@@ -35,12 +34,10 @@ const BOTH = { legacy: true, modern: true } as const;
 const LEGACY = { legacy: true } as const;
 const MODERN = { modern: true } as const;
 
-type ToolCalls = typeof import("./tool-calls.js");
-const toolCalls = new Lazy<ToolCalls>(() => import("./tool-calls.js"));
-
 /** A handler that needs the tool-call runtime: called at once when it is loaded, else once it is. */
 function withToolCalls(handler: (host: MethodHost, ctx: RequestContext, calls: ToolCalls) => Reply): Method["handler"] {
   return (host, ctx) => {
+    const { toolCalls } = host.services;
     const calls = toolCalls.value;
     if (calls !== undefined) return handler(host, ctx, calls);
     return toolCalls.get().then(
