@@ -1,7 +1,6 @@
 /** The ajv instances mcpgen compiles with, one per supported JSON Schema dialect. */
-import { _, Ajv, Name, nil, type KeywordCxt, type Options, type ValidateFunction } from "ajv";
-import { getProperty } from "ajv/dist/compile/codegen/code.js";
-import { callValidateCode } from "ajv/dist/vocabularies/code.js";
+import { _, Ajv, Name, type KeywordCxt, type Options, type ValidateFunction } from "ajv";
+import { getProperty, strConcat } from "ajv/dist/compile/codegen/code.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { ValueScope } from "ajv/dist/compile/codegen/index.js";
 import addFormatsModule from "ajv-formats";
@@ -106,18 +105,58 @@ function standaloneOnly(source: string): string {
   return name === undefined ? source : `return function ${name}() { throw new Error("mcpgen: ${name} was compiled for its standalone code only"); }`;
 }
 
-// ajv's names for the errors so far in generated code (ajv/lib/compile/names.ts).
-const N = { vErrors: new Name("vErrors"), errors: new Name("errors") };
+// ajv's names in generated code (ajv/lib/compile/names.ts): the errors so far, and a validator's context.
+const N = {
+  vErrors: new Name("vErrors"),
+  errors: new Name("errors"),
+  instancePath: new Name("instancePath"),
+  parentData: new Name("parentData"),
+  parentDataProperty: new Name("parentDataProperty"),
+  rootData: new Name("rootData"),
+  dynamicAnchors: new Name("dynamicAnchors"),
+};
 
+/**
+ * The context of a call that need not say where its data is: a path no error path can be (those are "" or
+ * start with "/"), which the callee passes on to its own calls (ajv's contexts extend the caller's path).
+ */
+const QUICK = Object.freeze({ instancePath: "\u0000" });
+/**
+ * `rootData` of a call that has to say where its data is (its quick call failed): ajv passes `rootData` on
+ * unchanged, so no call below it tries a quick call first.
+ */
+const ERRORS_WANTED = Symbol.for("mcpgen:errors-wanted");
+
+/**
+ * A call's context tells the callee the path of its data, for the errors it reports: ajv builds one per
+ * call, and the path as a new string (`/tasks/3`), a quarter of the time it takes to validate a list of ten
+ * small objects (BENCHMARKS.md, "Every row against the limit"). A path is needed only when the data is
+ * invalid, so a call first runs with the constant `QUICK` context, and only if that fails again with its
+ * whole context, whose errors are reported. The callee's own calls then run as it does: quick ones in a quick call (their errors
+ * are never read), whole ones under a call that failed (`ERRORS_WANTED`: a failure costs two passes over
+ * the invalid data, not one per level it is nested at). Calls exist only where the context means nothing
+ * else: no `$data` (`rootData`), no coercion or keyword that writes to the parent (`parentData`), no
+ * dynamic references (`dynamicAnchors`; emit/shared.ts).
+ */
 function callCode(cxt: KeywordCxt): void {
-  const { gen } = cxt;
+  const { gen, data, it } = cxt;
   const target = cxt.schema as string;
   const hash = target.lastIndexOf("#");
   const resolve = callTarget;
   if (!resolve || hash < 0) throw new Error(`${CALL_KEYWORD}: nothing to call for ${JSON.stringify(target)}`);
   const code = _`require(${target.slice(0, hash)})${getProperty(target.slice(hash + 1))}`;
   const fn = gen.scopeValue("func", { key: target, ref: resolve(target), code });
-  cxt.result(callValidateCode(cxt, fn, nil), undefined, () => {
+  const quick = gen.scopeValue("obj", { key: QUICK, ref: QUICK, code: _`{instancePath: "\\u0000"}` });
+  const wanted = gen.scopeValue("obj", { key: ERRORS_WANTED, ref: ERRORS_WANTED, code: _`Symbol.for("mcpgen:errors-wanted")` });
+  const whole = gen.object(
+    [N.instancePath, strConcat(N.instancePath, it.errorPath)],
+    [N.parentData, it.parentData],
+    [N.parentDataProperty, it.parentDataProperty],
+    [N.rootData, wanted],
+    ...(it.opts.dynamicRef ? [[N.dynamicAnchors, N.dynamicAnchors] as [Name, Name]] : []),
+  );
+  const call = _`(${N.instancePath}.charCodeAt(0) === 0 ? ${fn}(${data}, ${quick}) : ${N.rootData} !== ${wanted} && ${fn}(${data}, ${quick}) || ${fn}(${data}, ${whole}))`;
+  cxt.result(call, undefined, () => {
     gen.assign(N.vErrors, _`${N.vErrors} === null ? ${fn}.errors : ${N.vErrors}.concat(${fn}.errors)`);
     gen.assign(N.errors, _`${N.vErrors}.length`);
   });

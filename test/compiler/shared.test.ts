@@ -106,8 +106,60 @@ describe("shared definitions", () => {
     }
     const { output } = await load("put_item.gen.js");
     const whole = reference.compile(wire.put_item!.outputSchema as object);
-    for (const value of [{ items: [] }, { items: [{ id: "I-1", name: "a" }, { id: "I", name: "b" }] }, { items: [{ id: "I-1" }] }])
-      expect(output!(structuredClone(value))).toBe(whole(structuredClone(value)));
+    const outputs = [
+      { items: [] },
+      { items: [{ id: "I-1", name: "a" }, { id: "I", name: "b" }] },
+      { items: [{ id: "I-1" }] },
+      // Valid items around invalid ones, and an invalid one nested in a valid one's parts.
+      { items: [{ id: "I-1", name: "a" }, { id: "I-2", name: "b", parts: [{ id: "I-3", name: "c" }, { id: "bad", name: "", owner: {} }] }, { id: 3 }] },
+    ];
+    for (const value of outputs) {
+      expect(output!(structuredClone(value)), JSON.stringify(value)).toBe(whole(structuredClone(value)));
+      const paths = (errors: Validate["errors"]) => (errors ?? []).map((e) => `${e.instancePath} ${e.keyword}`).sort();
+      expect(paths(output!.errors), JSON.stringify(value)).toEqual(paths(whole.errors as Validate["errors"]));
+    }
+  });
+
+  it("report a value nested deep through definitions that call each other in two passes, not one per level", async () => {
+    // a.json and b.json refer to each other: a chain of n levels is n calls from module to module. A call
+    // first runs without the path of its data; only when that fails is it run again with it, and below that
+    // every call runs with it: the work is linear in the depth, whatever fails at the bottom.
+    const a = { type: "object", additionalProperties: false, properties: { b: { $ref: "b.json" }, n: { type: "integer" } } };
+    const b = { type: "object", additionalProperties: false, properties: { a: { $ref: "a.json" } } };
+    const tools = Object.fromEntries(["one", "two"].map((name) => [name, { inputSchema: { type: "object", properties: { a: { $ref: "../defs/a.json" } } } }]));
+    const dir = await tempProject(true);
+    await writeSchemas(dir, server(tools, { "defs/a.json": a, "defs/b.json": b }));
+    await build({ cwd: dir, cache: false });
+    const { input } = (await import(pathToFileURL(path.join(dir, "generated/validators/one.gen.js")).href)) as Record<string, Validate>;
+    expect(await readFile(path.join(dir, "generated/validators/defs/a.gen.js"), "utf8")).toMatch(/from "\.\/b\.gen\.js"/);
+    /** The chain n levels deep, ending in `n: leaf`; every read of it counted in `reads`. */
+    let reads = 0;
+    const chain = (levels: number, leaf: unknown): unknown => {
+      let node: Record<string, unknown> = { n: leaf };
+      for (let i = 0; i < levels; i++) node = i % 2 ? { b: node } : { a: node };
+      const counted = (value: unknown): unknown => {
+        if (value === null || typeof value !== "object") return value;
+        const target = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, counted(v)]));
+        return new Proxy(target, {
+          get: (t, k, r) => (reads++, Reflect.get(t, k, r)),
+          has: (t, k) => (reads++, Reflect.has(t, k)),
+          ownKeys: (t) => (reads++, Reflect.ownKeys(t)),
+          getOwnPropertyDescriptor: (t, k) => (reads++, Reflect.getOwnPropertyDescriptor(t, k)),
+        });
+      };
+      return { a: counted(node) };
+    };
+    const cost = (levels: number, leaf: unknown): number => {
+      reads = 0;
+      input!(chain(levels, leaf));
+      return reads;
+    };
+    expect(input!(chain(40, 1))).toBe(true);
+    expect(input!(chain(40, "x"))).toBe(false);
+    expect(input!.errors?.map((e) => `${e.instancePath} ${e.keyword}`)).toEqual([`/a${"/b/a".repeat(20)}/n type`]);
+    // Twice as deep, twice the reads (it would be four times with a second pass per level), valid or not.
+    for (const leaf of [1, "x"]) expect(cost(200, leaf) / cost(100, leaf)).toBeLessThan(2.5);
+    expect(cost(200, "x") / cost(200, 1)).toBeLessThan(2.5);
   });
 
   it("apply defaults through a call for inputs, and none for outputs", async () => {
