@@ -129,14 +129,15 @@ const ERRORS_WANTED = Symbol.for("mcpgen:errors-wanted");
 
 /**
  * A call's context tells the callee the path of its data, for the errors it reports: ajv builds one per
- * call, and the path as a new string (`/tasks/3`), a quarter of the time it takes to validate a list of ten
- * small objects (BENCHMARKS.md, "Every row against the limit"). A path is needed only when the data is
+ * call, and the path as a new string (`/tasks/3`), a quarter of the time it takes to validate a list of
+ * ten small objects (BENCHMARKS.md, "Every row against the limit"). A path is needed only when the data is
  * invalid, so a call first runs with the constant `QUICK` context, and only if that fails again with its
- * whole context, whose errors are reported. The callee's own calls then run as it does: quick ones in a quick call (their errors
- * are never read), whole ones under a call that failed (`ERRORS_WANTED`: a failure costs two passes over
- * the invalid data, not one per level it is nested at). Calls exist only where the context means nothing
- * else: no `$data` (`rootData`), no coercion or keyword that writes to the parent (`parentData`), no
- * dynamic references (`dynamicAnchors`; emit/shared.ts).
+ * whole context, whose errors are reported. The callee's own calls run as it does: quick in a quick call
+ * (whose errors are never read), whole under a call that failed (`ERRORS_WANTED`), so invalid data costs
+ * two passes, not one per level it is nested at. Inside a composition, where a failing branch is no
+ * failure, calls run with their whole context from the start. Calls exist only where the context means
+ * nothing else: no `$data` (`rootData`), no coercion or keyword that writes to the parent (`parentData`),
+ * no dynamic references (`dynamicAnchors`; emit/shared.ts).
  */
 function callCode(cxt: KeywordCxt): void {
   const { gen, data, it } = cxt;
@@ -155,7 +156,11 @@ function callCode(cxt: KeywordCxt): void {
     [N.rootData, wanted],
     ...(it.opts.dynamicRef ? [[N.dynamicAnchors, N.dynamicAnchors] as [Name, Name]] : []),
   );
-  const call = _`(${N.instancePath}.charCodeAt(0) === 0 ? ${fn}(${data}, ${quick}) : ${N.rootData} !== ${wanted} && ${fn}(${data}, ${quick}) || ${fn}(${data}, ${whole}))`;
+  // Inside anyOf, oneOf, not, if or contains, a call that fails is no error of the whole (another branch may
+  // pass): trying it quick first would run most failing branches twice, so it runs as ajv's, with its context.
+  const call = it.compositeRule
+    ? _`(${N.instancePath}.charCodeAt(0) === 0 ? ${fn}(${data}, ${quick}) : ${fn}(${data}, ${whole}))`
+    : _`(${N.instancePath}.charCodeAt(0) === 0 ? ${fn}(${data}, ${quick}) : ${N.rootData} !== ${wanted} && ${fn}(${data}, ${quick}) || ${fn}(${data}, ${whole}))`;
   cxt.result(call, undefined, () => {
     gen.assign(N.vErrors, _`${N.vErrors} === null ? ${fn}.errors : ${N.vErrors}.concat(${fn}.errors)`);
     gen.assign(N.errors, _`${N.vErrors}.length`);
