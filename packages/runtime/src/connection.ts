@@ -12,7 +12,7 @@ import { isLegacy, isModern, LATEST_LEGACY_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_
 import { logInternalError, refuse, resultResponse } from "./errors.js";
 import { isCheckedEnvelope } from "./json.js";
 import type { Invocation } from "./invocation.js";
-import { answer, type MethodHost } from "./methods.js";
+import { afterLoad, answer, type MethodHost } from "./methods.js";
 import { Pending } from "./pending.js";
 import type { Primitives } from "./primitives.js";
 import {
@@ -188,13 +188,7 @@ export class Connection implements MethodHost, Holder {
     const { primitives } = this.services;
     const loaded = primitives.value;
     if (loaded) return this.start(ctx, () => invocation(loaded));
-    return primitives.get().then(
-      (ready) => this.start(ctx, () => invocation(ready)),
-      (error: unknown) => {
-        console.error("[mcpgen] could not load the resources and prompts runtime:", error);
-        return refuse(ctx.sink, ctx.id, "internalError");
-      },
-    );
+    return afterLoad(primitives, "the resources and prompts runtime", ctx, (ready) => this.start(ctx, () => invocation(ready)));
   }
 
   /**

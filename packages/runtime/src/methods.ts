@@ -10,6 +10,7 @@ import type { Core, ListPages, ToolCalls } from "./core.js";
 import type { Era } from "./era.js";
 import { refuse, resultResponse, type FailureListener } from "./errors.js";
 import type { Invocation, InvocationHost } from "./invocation.js";
+import type { Lazy } from "./lazy.js";
 import type { Primitives } from "./primitives.js";
 import { clip, isObject, LOG_LEVEL_RANK, logLevelRank, MAX_URI_LENGTH, type RequestId } from "./protocol.js";
 import type { SessionTarget } from "./subscriptions.js";
@@ -34,19 +35,25 @@ const BOTH = { legacy: true, modern: true } as const;
 const LEGACY = { legacy: true } as const;
 const MODERN = { modern: true } as const;
 
+/**
+ * Answers `ctx` with `run` once `runtime` (a part of this runtime loaded on first use, named `what`) is loaded.
+ * A failed load answers -32603 and is said on stderr; the next request loads it again. Callers that find it
+ * loaded call `run` themselves, with no closure made.
+ */
+export function afterLoad<T>(runtime: Lazy<T>, what: string, ctx: RequestContext, run: (loaded: T) => Reply): Promise<string | undefined> {
+  return runtime.get().then(run, (error: unknown) => {
+    console.error(`[mcpgen] could not load ${what}:`, error);
+    return refuse(ctx.sink, ctx.id, "internalError");
+  });
+}
+
 /** A handler that needs the tool-call runtime: called at once when it is loaded, else once it is. */
 function withToolCalls(handler: (host: MethodHost, ctx: RequestContext, calls: ToolCalls) => Reply): Method["handler"] {
   return (host, ctx) => {
     const { toolCalls } = host.services;
     const calls = toolCalls.value;
     if (calls !== undefined) return handler(host, ctx, calls);
-    return toolCalls.get().then(
-      (loaded) => handler(host, ctx, loaded),
-      (error: unknown) => {
-        console.error("[mcpgen] could not load the tool-call runtime:", error);
-        return refuse(ctx.sink, ctx.id, "internalError");
-      },
-    );
+    return afterLoad(toolCalls, "the tool-call runtime", ctx, (loaded) => handler(host, ctx, loaded));
   };
 }
 
