@@ -29,6 +29,12 @@ export async function setUp(repo, root, { seed = 1, log }) {
   return { example: exampleBuild.value, tools100: fixtureBuild.value };
 }
 
+/** The example alone (bench/stdio/in-process.mjs): `root/example`, with `root/node_modules` linked as above. */
+export async function setUpExample(repo, root, { log }) {
+  symlinkSync(path.join(repo, "node_modules"), path.join(root, "node_modules"), "dir");
+  return buildExample(repo, path.join(root, "example"), log);
+}
+
 async function buildExample(repo, dir, log) {
   mkdirSync(path.join(dir, "src"), { recursive: true });
   cpSync(path.join(repo, "schemas"), path.join(dir, "schemas"), { recursive: true });

@@ -1,0 +1,217 @@
+/**
+ * A server's own work per call, without the pipe: mcpgen's stdio transport and the echo's loop (the limit of
+ * bench/run.mjs, bench/stdio/servers/echo.mjs, loaded unchanged with `process.stdin` and `process.stdout`
+ * replaced) each fed the same chunks of 64 requests through in-memory streams. No system call, no wake-up,
+ * no driver shares the CPU: what is left is each server's JavaScript, its allocations and its garbage
+ * collection, which vary far less from run to run than the pipe's rows do (a few percent), so a change of
+ * tens of nanoseconds per call shows. The wire rows of bench/run.mjs are what the targets hold to; this
+ * says how much of mcpgen's own work per call is left to find.
+ *
+ *   node bench/stdio/in-process.mjs [--runs N] [--batches N] [--alloc] [--json]
+ *     --runs N      fresh processes per peer and workload, taking turns (default 3); medians over them
+ *     --batches N   chunks of 64 requests per measured slice (default 2000); five slices per process
+ *     --alloc       also bytes allocated per call, from a sampling heap profile that counts collected objects
+ *
+ * Workloads: `add` (2025-11-25 era, in a session), `add 2026` (the 2026-07-28 envelope in every request's
+ * `_meta`), `search` (`list_tasks` over ten tasks, all returned and validated; the echo searches a copy of
+ * mcpgen's store, as in bench/run.mjs). mcpgen runs with the heap sizing its `main()` gives a stdio server
+ * (`tuneHeap`). Runs under whatever Node starts it, so two Node versions can be held side by side.
+ * A benchmark, not a test: it prints figures and exits 0 whatever they are.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { PassThrough, Writable } from "node:stream";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { median } from "../lib/stats.mjs";
+import { MODERN_META, PROTOCOL_VERSION } from "./driver.mjs";
+import { setUpExample } from "./setup.mjs";
+
+const REPO = path.resolve(fileURLToPath(import.meta.url), "../../..");
+const DEPTH = 64;
+const SLICES = 5;
+const WORKLOADS = {
+  add: (id) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"add","arguments":{"a":${id},"b":0.5}}}`,
+  "add 2026": (id) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"add","arguments":{"a":${id},"b":0.5},${MODERN_META}}}`,
+  search: (id) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"list_tasks","arguments":{"tag":"bench","limit":10}}}`,
+};
+const SEARCH_TASKS = 10;
+
+/** Whether an answer (parsed) to `WORKLOADS[…](id)` is right: the sum, or all ten tasks found. */
+const CHECKS = {
+  add: (message, id) => message.result?.structuredContent?.sum === id + 0.5,
+  "add 2026": (message, id) => message.result?.resultType === "complete" && message.result.structuredContent?.sum === id + 0.5,
+  search: (message) => message.result?.structuredContent?.total === SEARCH_TASKS,
+};
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+
+if (args[0] === "--child") await child(args[1], args[2], args[3], args[4], Number(option("--batches", 2000)), args.includes("--alloc"));
+else await parent();
+
+function parseCount(name, fallback) {
+  const value = Number(option(name, fallback));
+  if (!Number.isInteger(value) || value < 1) {
+    process.stderr.write(`in-process: ${name} takes a positive integer\n`);
+    process.exit(2);
+  }
+  return value;
+}
+
+async function parent() {
+  const known = new Set(["--runs", "--batches", "--alloc", "--json"]);
+  const unknown = args.filter((arg, i) => arg.startsWith("--") ? !known.has(arg) : !["--runs", "--batches"].includes(args[i - 1]));
+  if (unknown.length > 0) {
+    process.stderr.write(`in-process: unknown argument ${unknown[0]}\nusage: node bench/stdio/in-process.mjs [--runs N] [--batches N] [--alloc] [--json]\n`);
+    process.exit(2);
+  }
+  const runs = parseCount("--runs", 3);
+  const batches = parseCount("--batches", 2000);
+  const log = (line) => process.stderr.write(`in-process: ${line}\n`);
+  const root = mkdtempSync(path.join(os.tmpdir(), "mcpgen-bench-in-process-"));
+  try {
+    const { entry } = await setUpExample(REPO, root, { log });
+    const results = [];
+    for (const workload of Object.keys(WORKLOADS)) {
+      const figures = { mcpgen: [], echo: [] };
+      for (let r = 0; r < runs; r++) {
+        // mcpgen first in the first run: the echo's search store is a copy of its store.
+        for (const peer of r % 2 === 0 ? ["mcpgen", "echo"] : ["echo", "mcpgen"]) {
+          log(`${workload}: ${peer}, process ${r + 1}/${runs}`);
+          const registry = path.join(path.dirname(entry), "registry.gen.js");
+          const childArgs = [fileURLToPath(import.meta.url), "--child", peer, workload, root, registry, "--batches", String(batches), ...(args.includes("--alloc") ? ["--alloc"] : [])];
+          figures[peer].push(JSON.parse(execFileSync(process.execPath, childArgs, { cwd: root, encoding: "utf8" })));
+        }
+      }
+      results.push({ workload, ...Object.fromEntries(Object.entries(figures).map(([peer, list]) => [peer, summarize(list)])) });
+    }
+    const report = { node: process.version, machine: `${os.cpus().length} × ${os.cpus()[0]?.model.trim()}`, runs, results };
+    process.stdout.write(args.includes("--json") ? `${JSON.stringify(report, null, 2)}\n` : table(report));
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/** Medians over a peer's processes. */
+function summarize(list) {
+  const pick = (key) => (list[0][key] === undefined ? undefined : median(list.map((f) => f[key])));
+  return { cpuNs: pick("cpuNs"), wallNs: pick("wallNs"), allocBytes: pick("allocBytes"), each: list.map((f) => Math.round(f.cpuNs)) };
+}
+
+function table({ node, machine, runs, results }) {
+  const lines = [
+    `mcpgen in process against the echo: node ${node}, ${machine}; ${runs} fresh processes per peer and workload, medians`,
+    "",
+    "| workload | mcpgen CPU ns/call | echo CPU ns/call | mcpgen ÷ echo | mcpgen − echo, ns | mcpgen B/call | echo B/call |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+  ];
+  for (const { workload, mcpgen, echo } of results) {
+    const bytes = (f) => (f.allocBytes === undefined ? "" : Math.round(f.allocBytes).toLocaleString("en-US"));
+    lines.push(
+      `| ${workload} | ${Math.round(mcpgen.cpuNs)} (${mcpgen.each.join(", ")}) | ${Math.round(echo.cpuNs)} (${echo.each.join(", ")}) | ${(mcpgen.cpuNs / echo.cpuNs).toFixed(2)}× | ${Math.round(mcpgen.cpuNs - echo.cpuNs)} | ${bytes(mcpgen)} | ${bytes(echo)} |`,
+    );
+  }
+  return `${lines.join("\n")}\n\n(CPU: process.cpuUsage() over the slices, so it includes V8's helper threads; each process: the median of ${SLICES} slices)\n`;
+}
+
+/** One peer in this process: set up, warm up, measure, print one JSON line. */
+async function child(peer, workload, root, registryFile, batches, alloc) {
+  const line = WORKLOADS[workload];
+  let answered = 0;
+  let wanted = 0;
+  let wake;
+  let last = ""; // the latest chunk written: the seeding reads its answer from it
+  const output = new Writable({
+    write(chunk, _encoding, callback) {
+      const text = String(chunk);
+      last = text;
+      for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) answered++;
+      if (answered >= wanted) wake?.();
+      callback();
+    },
+  });
+  const input = new PassThrough();
+  /** Writes `text` (`count` requests) and resolves once as many answers came out. */
+  const send = (text, count) =>
+    new Promise((resolve) => {
+      wanted = answered + count;
+      wake = resolve;
+      input.write(text);
+    });
+  const tasksFile = path.join(root, "tasks.json");
+
+  if (peer === "mcpgen") {
+    const runtime = pathToFileURL(path.join(root, "node_modules", "@mcpgen", "runtime", "dist", "main.js")).href;
+    const { createServer, serveStdio, tuneHeap } = await import(runtime);
+    const { registry } = await import(pathToFileURL(registryFile).href);
+    tuneHeap(await import("node:v8"), "stdio");
+    const server = createServer(registry);
+    await server.ready;
+    serveStdio(server, { input, output });
+    await send(`{"jsonrpc":"2.0","id":"i","method":"initialize","params":{"protocolVersion":"${PROTOCOL_VERSION}","capabilities":{},"clientInfo":{"name":"mcpgen-bench","version":"1.0.0"}}}\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n`, 1);
+    for (let t = 0; t < SEARCH_TASKS; t++) {
+      await send(`{"jsonrpc":"2.0","id":"c${t}","method":"tools/call","params":{"name":"create_task","arguments":{"title":"task ${t}","tags":["bench"]}}}\n`, 1);
+    }
+    // The store, oldest first, for the echo (as bench/run.mjs hands it over).
+    await send(`{"jsonrpc":"2.0","id":"all","method":"tools/call","params":{"name":"list_tasks","arguments":{"limit":100}}}\n`, 1);
+    writeFileSync(tasksFile, JSON.stringify([...JSON.parse(last).result.structuredContent.tasks].reverse()));
+  } else {
+    Object.defineProperty(process, "stdin", { value: input, configurable: true });
+    Object.defineProperty(process, "stdout", { value: output, configurable: true });
+    process.argv.push("--tasks", tasksFile);
+    await import(pathToFileURL(path.join(REPO, "bench", "stdio", "servers", "echo.mjs")).href);
+  }
+
+  let id = 1;
+  const run = async (count) => {
+    for (let b = 0; b < count; b++) {
+      let text = "";
+      for (let k = 0; k < DEPTH; k++) text += `${line(id++)}\n`;
+      await send(text, DEPTH);
+    }
+  };
+  await run(Math.max(500, batches >> 2)); // warm: every path optimized
+  await send(`${line(id)}\n`, 1);
+  const answer = JSON.parse(last);
+  if (!CHECKS[workload](answer, id++)) throw new Error(`${peer} answered ${workload} wrongly: ${last.slice(0, 300)}`);
+  const cpu = [];
+  const wall = [];
+  for (let s = 0; s < SLICES; s++) {
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    await run(batches);
+    const used = process.cpuUsage(c0);
+    cpu.push(((used.user + used.system) * 1000) / (batches * DEPTH));
+    wall.push(((performance.now() - t0) * 1e6) / (batches * DEPTH));
+  }
+  const figures = { cpuNs: median(cpu), wallNs: median(wall) };
+  if (alloc) figures.allocBytes = await allocated(() => run(500), 500 * DEPTH);
+  writeResult(JSON.stringify(figures));
+}
+
+/** Bytes allocated per call by `work`, collected objects included (a sampling heap profile, 128-byte interval). */
+async function allocated(work, calls) {
+  const { Session } = await import("node:inspector");
+  const session = new Session();
+  session.connect();
+  const post = (method, params) => new Promise((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
+  await post("HeapProfiler.startSampling", { samplingInterval: 128, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  await work();
+  const { profile } = await post("HeapProfiler.stopSampling");
+  session.disconnect();
+  let total = 0;
+  const walk = (node) => {
+    total += node.selfSize;
+    for (const next of node.children) walk(next);
+  };
+  walk(profile.head);
+  return total / calls;
+}
+
+/** The result line, on the real standard output (the echo's `process.stdout` is the in-memory one). */
+function writeResult(text) {
+  writeFileSync(1, `${text}\n`);
+  process.exit(0);
+}
