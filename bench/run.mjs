@@ -42,7 +42,7 @@ import { summarize } from "./lib/cpuprofile.mjs";
 import { BARE_ENV } from "./lib/node-start.mjs";
 import { memory } from "./lib/proc.mjs";
 import { median, quantileSorted, spread } from "./lib/stats.mjs";
-import { addCall, closedLoop, listCall, modernAddCall, spawnPeer, toolCall } from "./stdio/driver.mjs";
+import { addCall, closedLoop, listCall, modernAddCall, SEARCH, SEARCH_TASKS, searchCall, spawnPeer } from "./stdio/driver.mjs";
 import { setUp } from "./stdio/setup.mjs";
 
 const REPO = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -113,10 +113,6 @@ const PINNED_PEERS = ["mcpgen", "echo", "echo-busy"];
  * method table, validation and result in process, warm), to show what that much work costs on each row.
  */
 const BUSY_NS = 500;
-/** The `search` workload: `list_tasks` over ten tasks tagged `bench`, all ten returned and validated. */
-const SEARCH_TASKS = 10;
-const SEARCH = { tag: "bench", limit: SEARCH_TASKS };
-const searchCall = toolCall("list_tasks", SEARCH, (result) => result.structuredContent?.total === SEARCH_TASKS);
 /** A peer's answer to the search, as JSON: the echo's must equal mcpgen's. */
 const searchAnswer = async (p) => JSON.stringify(await p.request("tools/call", { name: "list_tasks", arguments: SEARCH }));
 

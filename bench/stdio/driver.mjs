@@ -223,6 +223,14 @@ export function toolCall(name, args, ok) {
   };
 }
 
+/**
+ * The `search` workload: `list_tasks` over ten tasks tagged `bench` (seeded with `create_task` first), all ten
+ * returned, so that mcpgen validates ten tasks of output.
+ */
+export const SEARCH_TASKS = 10;
+export const SEARCH = { tag: "bench", limit: SEARCH_TASKS };
+export const searchCall = toolCall("list_tasks", SEARCH, (result) => result.structuredContent?.total === SEARCH_TASKS);
+
 /** `tools/list` (first page), checked for the expected number of tools. */
 export function listCall(tools) {
   return {

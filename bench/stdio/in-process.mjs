@@ -25,25 +25,14 @@ import path from "node:path";
 import { PassThrough, Writable } from "node:stream";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { median } from "../lib/stats.mjs";
-import { MODERN_META, PROTOCOL_VERSION } from "./driver.mjs";
+import { addCall, modernAddCall, PROTOCOL_VERSION, SEARCH_TASKS, searchCall } from "./driver.mjs";
 import { setUpExample } from "./setup.mjs";
 
 const REPO = path.resolve(fileURLToPath(import.meta.url), "../../..");
 const DEPTH = 64;
 const SLICES = 5;
-const WORKLOADS = {
-  add: (id) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"add","arguments":{"a":${id},"b":0.5}}}`,
-  "add 2026": (id) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"add","arguments":{"a":${id},"b":0.5},${MODERN_META}}}`,
-  search: (id) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"list_tasks","arguments":{"tag":"bench","limit":10}}}`,
-};
-const SEARCH_TASKS = 10;
-
-/** Whether an answer (parsed) to `WORKLOADS[…](id)` is right: the sum, or all ten tasks found. */
-const CHECKS = {
-  add: (message, id) => message.result?.structuredContent?.sum === id + 0.5,
-  "add 2026": (message, id) => message.result?.resultType === "complete" && message.result.structuredContent?.sum === id + 0.5,
-  search: (message) => message.result?.structuredContent?.total === SEARCH_TASKS,
-};
+/** What is sent, and how its answer is checked: `line(id)` and `check(message, id)`. */
+const WORKLOADS = { add: addCall, "add 2026": modernAddCall, search: searchCall };
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -118,7 +107,7 @@ function table({ node, machine, runs, results }) {
 
 /** One peer in this process: set up, warm up, measure, print one JSON line. */
 async function child(peer, workload, root, registryFile, batches, alloc) {
-  const line = WORKLOADS[workload];
+  const { line, check } = WORKLOADS[workload];
   let answered = 0;
   let wanted = 0;
   let wake;
@@ -175,7 +164,7 @@ async function child(peer, workload, root, registryFile, batches, alloc) {
   await run(Math.max(500, batches >> 2)); // warm: every path optimized
   await send(`${line(id)}\n`, 1);
   const answer = JSON.parse(last);
-  if (!CHECKS[workload](answer, id++)) throw new Error(`${peer} answered ${workload} wrongly: ${last.slice(0, 300)}`);
+  if (!check(answer, id++)) throw new Error(`${peer} answered ${workload} wrongly: ${last.slice(0, 300)}`);
   const cpu = [];
   const wall = [];
   for (let s = 0; s < SLICES; s++) {
