@@ -135,7 +135,7 @@ async function child(peer, workload, root, registryFile, batches, alloc) {
     const runtime = pathToFileURL(path.join(root, "node_modules", "@mcpgen", "runtime", "dist", "main.js")).href;
     const { createServer, serveStdio, tuneHeap } = await import(runtime);
     const { registry } = await import(pathToFileURL(registryFile).href);
-    tuneHeap(await import("node:v8"), "stdio");
+    tuneHeap(await import("node:v8"));
     const server = createServer(registry);
     await server.ready;
     serveStdio(server, { input, output });

@@ -12,7 +12,7 @@ import { flag, ready } from "./common.mjs";
 
 // What the shipped entry (`server.gen.js --http`, through the runtime's main()) does, so that this peer runs
 // with the same V8 heap sizing as the server users start.
-tuneHeap(v8, "http");
+tuneHeap(v8);
 
 const entry = process.argv[2];
 const { registry } = await import(pathToFileURL(path.join(path.dirname(entry), "registry.gen.js")).href);

@@ -4,7 +4,7 @@
  */
 export * from "./handler.js";
 export * from "./registry.js";
-export { main, parseArgs, tuneHeap, usage, type CliOptions, type ParsedArgs } from "./main.js";
+export { main, parseArgs, tuneHeap, usage, type CliOptions, type ParsedArgs, type TuneHeapOptions } from "./main.js";
 export { createServer, Server } from "./server.js";
 export type { Connection, ConnectOptions } from "./connection.js";
 export type { LegacySession, Reply, Sink } from "./context.js";

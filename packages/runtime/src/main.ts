@@ -165,7 +165,7 @@ export async function main(registry: Registry, argv: readonly string[] = process
     ...(options.pageSize !== undefined && { pageSize: options.pageSize }),
     ...(shared && { bus: shared.state.bus, tasks: { store: shared.tasks }, requestStateSecret: shared.secret }),
   });
-  afterStartUp(server, options.transport);
+  afterStartUp(server);
   await server.ready;
   if (options.transport === "http") {
     await serveHttp(server, options, name, shared);
@@ -186,29 +186,33 @@ export async function main(registry: Registry, argv: readonly string[] = process
  * tuning the heap, and loading what the first call will need (`Core.preload`), which a client seldom makes
  * that soon after the lists.
  */
-function afterStartUp(server: Server, transport: CliOptions["transport"]): void {
+function afterStartUp(server: Server): void {
   const timer = setTimeout(() => {
     coreOf(server).preload();
-    void import("node:v8").then((v8) => tuneHeap(v8, transport));
+    void import("node:v8").then((v8) => tuneHeap(v8));
   }, START_UP_MS);
   timer.unref();
 }
 /** Long enough for a client's first requests (initialize, the lists) to be answered first. */
 const START_UP_MS = 50;
 
+export interface TuneHeapOptions {
+  /** Runs `check` after each garbage collection and returns what stops it (default: a `PerformanceObserver` of `gc` entries). */
+  watchGc?: (check: () => void) => () => void;
+}
+
 /**
  * The V8 heap sizing of a server process (main() sets it once start-up is over: loading node:v8 takes about
  * 2 ms, which the first requests need not wait for). Exported for a custom entry point (and the benchmarks'
  * servers) that wants the same: call it with `node:v8`. It is for a process that is the server's own.
  * - Under many requests in flight V8 grows its young generation from 1 MiB semi-spaces to 16 MiB for
- *   short-lived objects that a server frees within microseconds. Over HTTP the first step is worth having:
- *   at 32 connections, 2 MiB semi-spaces take ~5 % less CPU per request than 1 MiB (fewer scavenges, each
- *   walking the same roots) for ~3 MiB of RSS, where 16 MiB add ~23 MiB of RSS for little more
- *   (BENCHMARKS.md). So an HTTP server's young generation may grow until its semi-spaces hold
- *   `HTTP_SEMI_SPACE` bytes, checked after every collection (V8 shrinks it again when allocation slows down;
- *   it may then grow back). Over stdio, 64 calls in flight, 2 MiB semi-spaces took 1–4 % less CPU per call
- *   and 2–3 MiB more peak RSS (1.08× the limit's where 1 MiB gives 1.03×), and 4 MiB no less CPU than
- *   1 MiB: it stays at its initial size.
+ *   short-lived objects that a server frees within microseconds. The first step is worth having: at 32 HTTP
+ *   connections, 2 MiB semi-spaces take ~5 % less CPU per request than 1 MiB (fewer scavenges, each walking
+ *   the same roots) for ~3 MiB of RSS, where 16 MiB add ~23 MiB of RSS for little more; over stdio, 5 %
+ *   less per pipelined call, 3 % per 100-tool `tools/list` and 2–9 % per call in process, for 2–3 MiB more
+ *   peak RSS (BENCHMARKS.md). So the young generation may grow until its semi-spaces hold `SEMI_SPACE`
+ *   bytes, checked after every collection (V8 shrinks it again when allocation slows down; it may then
+ *   grow back).
  * - The state of calls in flight that survives a scavenge lands in the old generation, which V8 then lets
  *   grow to several times what is live before collecting it: growing it by half what is live instead holds
  *   peak RSS under pipelined load at 60 instead of 66 MiB, at no measured cost in throughput.
@@ -224,22 +228,22 @@ const START_UP_MS = 50;
  *   2–5 % (BENCHMARKS.md). So while the heap is not large a server scavenges on one thread; with a large heap
  *   (a young generation of up to 16 MiB) as V8 likes.
  *
- * While an HTTP server's young generation may grow towards `HTTP_SEMI_SPACE`, `watchGc` runs a check after
- * each garbage collection (by default through a `PerformanceObserver` of `gc` entries) and returns what stops
- * it. Only then: Node makes a performance entry of every collection it observes, 3–7 % of the CPU of a
- * server under load (BENCHMARKS.md), so a server whose young generation is where it should be is checked every
- * `HEAP_CHECK_MS` only, which also lets it grow again once V8 has shrunk it. A stdio server needs no watch.
+ * While the young generation may grow towards `SEMI_SPACE`, `options.watchGc` runs a check after each
+ * garbage collection (by default through a `PerformanceObserver` of `gc` entries) and returns what stops it.
+ * Only then: Node makes a performance entry of every collection it observes, 3–7 % of the CPU of a server
+ * under load (BENCHMARKS.md), so a server whose young generation is where it should be is checked every
+ * `HEAP_CHECK_MS` only, which also lets it grow again once V8 has shrunk it.
  */
-export function tuneHeap(v8: typeof import("node:v8"), transport: CliOptions["transport"] = "stdio", watchGc: (check: () => void) => () => void = observeGc): void {
+export function tuneHeap(v8: typeof import("node:v8"), options: TuneHeapOptions = {}): void {
+  const watchGc = options.watchGc ?? observeGc;
   v8.setFlagsFromString("--heap-growing-percent=50");
-  const young = transport === "http" ? HTTP_SEMI_SPACE : 0;
   let large = false;
   let growth = 0;
   let unwatch: (() => void) | undefined;
   let parallel = true;
   const grow = (): void => {
     // V8 doubles the young generation when it grows it.
-    const growing = !large && young > 0 && youngSemiSpace(v8) * 2 <= young;
+    const growing = !large && youngSemiSpace(v8) * 2 <= SEMI_SPACE;
     const factor = large || growing ? 2 : 1;
     if (growing) unwatch ??= watchGc(grow);
     else {
@@ -263,8 +267,8 @@ export function tuneHeap(v8: typeof import("node:v8"), transport: CliOptions["tr
 }
 /** Over this much heap in use the young generation may grow (and stays small again under half of it). */
 const LARGE_HEAP = 64 * 2 ** 20;
-/** An HTTP server's young generation grows (while the heap is not large) until each semi-space holds this much. */
-const HTTP_SEMI_SPACE = 2 * 2 ** 20;
+/** The young generation grows (while the heap is not large) until each semi-space holds this much. */
+const SEMI_SPACE = 2 * 2 ** 20;
 const HEAP_CHECK_MS = 1000;
 
 /**
