@@ -62,6 +62,7 @@ async function parent() {
   const root = mkdtempSync(path.join(os.tmpdir(), "mcpgen-bench-in-process-"));
   try {
     const { entry } = await setUpExample(REPO, root, { log });
+    const registry = path.join(path.dirname(entry), "registry.gen.js");
     const results = [];
     for (const workload of Object.keys(WORKLOADS)) {
       const figures = { mcpgen: [], echo: [] };
@@ -69,7 +70,6 @@ async function parent() {
         // mcpgen first in the first run: the echo's search store is a copy of its store.
         for (const peer of r % 2 === 0 ? ["mcpgen", "echo"] : ["echo", "mcpgen"]) {
           log(`${workload}: ${peer}, process ${r + 1}/${runs}`);
-          const registry = path.join(path.dirname(entry), "registry.gen.js");
           const childArgs = [fileURLToPath(import.meta.url), "--child", peer, workload, root, registry, "--batches", String(batches), ...(args.includes("--alloc") ? ["--alloc"] : [])];
           figures[peer].push(JSON.parse(execFileSync(process.execPath, childArgs, { cwd: root, encoding: "utf8" })));
         }
@@ -90,17 +90,19 @@ function summarize(list) {
 }
 
 function table({ node, machine, runs, results }) {
+  const alloc = results[0].mcpgen.allocBytes !== undefined;
+  const bytes = (f) => Math.round(f.allocBytes).toLocaleString("en-US");
   const lines = [
     `mcpgen in process against the echo: node ${node}, ${machine}; ${runs} fresh processes per peer and workload, medians`,
     "",
-    "| workload | mcpgen CPU ns/call | echo CPU ns/call | mcpgen ÷ echo | mcpgen − echo, ns | mcpgen B/call | echo B/call |",
-    "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    `| workload | mcpgen CPU ns/call | echo CPU ns/call | mcpgen ÷ echo | mcpgen − echo, ns |${alloc ? " mcpgen B/call | echo B/call |" : ""}`,
+    `| --- | ---: | ---: | ---: | ---: |${alloc ? " ---: | ---: |" : ""}`,
   ];
   for (const { workload, mcpgen, echo } of results) {
-    const bytes = (f) => (f.allocBytes === undefined ? "" : Math.round(f.allocBytes).toLocaleString("en-US"));
-    lines.push(
-      `| ${workload} | ${Math.round(mcpgen.cpuNs)} (${mcpgen.each.join(", ")}) | ${Math.round(echo.cpuNs)} (${echo.each.join(", ")}) | ${(mcpgen.cpuNs / echo.cpuNs).toFixed(2)}× | ${Math.round(mcpgen.cpuNs - echo.cpuNs)} | ${bytes(mcpgen)} | ${bytes(echo)} |`,
-    );
+    const cells = [workload, `${Math.round(mcpgen.cpuNs)} (${mcpgen.each.join(", ")})`, `${Math.round(echo.cpuNs)} (${echo.each.join(", ")})`];
+    cells.push(`${(mcpgen.cpuNs / echo.cpuNs).toFixed(2)}×`, String(Math.round(mcpgen.cpuNs - echo.cpuNs)));
+    if (alloc) cells.push(bytes(mcpgen), bytes(echo));
+    lines.push(`| ${cells.join(" | ")} |`);
   }
   return `${lines.join("\n")}\n\n(CPU: process.cpuUsage() over the slices, so it includes V8's helper threads; each process: the median of ${SLICES} slices)\n`;
 }
