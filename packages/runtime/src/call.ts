@@ -29,8 +29,12 @@ export class ToolCall extends Invocation {
 
   protected prepare(): string | undefined | Promise<string | undefined> {
     const tool = this.slot.tool.value;
-    if (tool === undefined) return this.slot.tool.get().then((loaded) => this.validate(loaded));
-    return this.validate(tool);
+    return tool === undefined ? this.validateLater() : this.validate(tool);
+  }
+
+  // The closure is made in a method of its own: one that makes it allocates its scope on every call.
+  private validateLater(): Promise<string | undefined> {
+    return this.slot.tool.get().then((loaded) => this.validate(loaded));
   }
 
   private validate(tool: LoadedTool): string | undefined {

@@ -53,8 +53,13 @@ function withToolCalls(handler: (host: MethodHost, ctx: RequestContext, calls: T
     const { toolCalls } = host.services;
     const calls = toolCalls.value;
     if (calls !== undefined) return handler(host, ctx, calls);
-    return afterLoad(toolCalls, "the tool-call runtime", ctx, (loaded) => handler(host, ctx, loaded));
+    return toolCallsLater(host, ctx, handler);
   };
+}
+
+// The closure is made in a function of its own: a function that makes one allocates its scope on every call.
+function toolCallsLater(host: MethodHost, ctx: RequestContext, handler: (host: MethodHost, ctx: RequestContext, calls: ToolCalls) => Reply): Reply {
+  return afterLoad(host.services.toolCalls, "the tool-call runtime", ctx, (loaded) => handler(host, ctx, loaded));
 }
 
 const taskRequest = withToolCalls((host, ctx, calls) => calls.taskRequest(host.services.tasks, host, ctx));
