@@ -6,8 +6,11 @@
  *   Besides main(), it exports what those modules export, for the second build to import;
  * - the other entry points (index, regexp, redis, uri-match) and the lazily loaded parts, bundled with code
  *   splitting, what two of them share in chunks. Every import of a module that dist/main.js holds becomes
- *   an import of `@mcpgen/runtime/main` (the package referring to itself), so each class (ToolError, …)
- *   exists once, whichever entry point imports it;
+ *   an import of dist/main.js by its path from the importing file (`./main.js`, `../main.js`), so each class
+ *   (ToolError, …) exists once, whichever entry point imports it. Not by the package's own name
+ *   (`@mcpgen/runtime/main`): resolving a name through the package's `exports` runs a regular expression of
+ *   Node's resolver that V8 compiles on its first two uses in a process, ~0.6 ms each, so the first lazily
+ *   loaded part (the tool-call runtime, or HTTP on a server's start-up) took 0.5–0.8 ms longer to load;
  * - dist/validators.js: ajv's runtime helpers, ajv-formats' formats and the pattern engine, which every
  *   generated validator imports, in one module, with the licenses of what it took in beside it. A generated
  *   server then installs @mcpgen/runtime alone instead of ajv, ajv-formats and their four dependencies,
@@ -20,6 +23,7 @@ import { build } from "esbuild";
 
 const dist = new URL("../dist/", import.meta.url).pathname;
 const src = new URL("../src/", import.meta.url).pathname;
+/** What the second build first writes for an import of dist/main.js, replaced by its path from each file. */
 const SELF = "@mcpgen/runtime/main";
 // re2js is the runtime's dependency; @redis/client an optional peer, imported by a computed name anyway.
 const external = ["re2js", "@redis/client"];
@@ -94,6 +98,14 @@ await build({
     },
   ],
 });
+
+for (const entry of readdirSync(dist, { recursive: true, withFileTypes: true })) {
+  if (!entry.isFile() || !entry.name.endsWith(".js")) continue;
+  const file = path.join(entry.parentPath ?? entry.path, entry.name);
+  const text = readFileSync(file, "utf8");
+  const main = path.relative(path.dirname(file), path.join(dist, "main.js"));
+  if (text.includes(`"${SELF}"`)) writeFileSync(file, text.replaceAll(`"${SELF}"`, JSON.stringify(main.startsWith(".") ? main : `./${main}`)));
+}
 
 // Every name a module of the second build imports from dist/main.js must be one it exports: loading each
 // entry point fails here, not in a user's server, when a name is missing or ambiguous.
