@@ -7,7 +7,7 @@ import { executionAsyncResource } from "node:async_hooks";
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { PassThrough } from "node:stream";
 import v8 from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -15,8 +15,8 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { serve } from "../../packages/runtime/src/http/node.js";
 import { createServer, parseArgs, serveStdio, tuneHeap } from "../../packages/runtime/src/index.js";
 import { keptTickEntry } from "../../packages/runtime/src/ticks.js";
-import { ENVELOPE, until } from "../helpers/wait.js";
-import { assertRuntimeBuilt, EXAMPLE_SERVER, FIXTURE_SERVER, RawServer } from "./helpers/e2e.js";
+import { ENVELOPE, modernPost, until } from "../helpers/wait.js";
+import { assertRuntimeBuilt, builtFixture, EXAMPLE_SERVER, FIXTURE_SERVER, RawServer } from "./helpers/e2e.js";
 import { registry } from "./helpers/fixtures.js";
 
 const running: RawServer[] = [];
@@ -143,6 +143,37 @@ describe("process lifecycle", () => {
     const importingMain = modules.filter((file) => /from "(\.\.?\/)+main\.js"/.test(readFileSync(path.join(dist, file), "utf8")));
     expect(importingMain).toContain("tool-calls.js");
     for (const file of modules) expect(readFileSync(path.join(dist, file), "utf8"), file).not.toContain('"@mcpgen/runtime/main"');
+  });
+
+  it("loads no HTTP transport with the package's entry point, and loads it when serve() or a fetch handler is used", () => {
+    // What a handler module importing ToolError loads into every server, stdio ones included.
+    const reporter = new URL("./helpers/report-loads.mjs", import.meta.url).pathname;
+    const entry = new URL("../../packages/runtime/dist/index.js", import.meta.url).href;
+    const script = `
+      const { createHttpHandler, createServer, serve, ToolError } = await import(${JSON.stringify(entry)});
+      const { registry } = await import(${JSON.stringify(pathToFileURL(builtFixture("core").registry).href)});
+      process.stderr.write("[imported] " + typeof ToolError + "\\n");
+      const discover = (url) => new Request(url, ${JSON.stringify(modernPost("server/discover", { _meta: ENVELOPE }, undefined))});
+      const handler = createHttpHandler(createServer(registry));
+      process.stderr.write("[stats] " + JSON.stringify(handler.stats) + "\\n");
+      process.stderr.write("[fetch] " + (await handler.fetch(discover("http://127.0.0.1/mcp"))).status + "\\n");
+      await handler.close();
+      const handle = await serve(createServer(registry), { port: 0 });
+      process.stderr.write("[serve] " + (await fetch(discover(handle.url))).status + "\\n");
+      await handle.close();
+    `;
+    const result = spawnSync(process.execPath, ["--import", reporter, "--input-type=module", "-e", script], { encoding: "utf8", timeout: 20_000 });
+    expect(result.stderr).toContain("[imported] function");
+    const [before = ""] = result.stderr.split("[imported]");
+    const loadedBefore = [...before.matchAll(/^\[load\] (\S+)$/gm)].map((m) => m[1] as string);
+    expect(loadedBefore).toContain(entry);
+    expect(loadedBefore).not.toContain("node:http");
+    const runtimeFiles = loadedBefore.filter((url) => url.includes("/packages/runtime/dist/"));
+    for (const url of runtimeFiles) expect(readFileSync(fileURLToPath(url), "utf8"), url).not.toMatch(/class HttpTransport\b/);
+    expect(result.stderr).toContain('[stats] {"sessions":0,"streams":0,"exchanges":0}');
+    expect(result.stderr).toContain("[fetch] 200");
+    expect(result.stderr).toContain("[serve] 200");
+    expect(result.status).toBe(0);
   });
 
   it("exits 0 within the grace when stdin ends while a handler ignores cancellation", async () => {

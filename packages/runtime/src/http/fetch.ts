@@ -6,9 +6,10 @@
  *   export default { fetch: mcp.fetch };            // Workers / Bun / Deno.serve(mcp.fetch)
  */
 import type { Server } from "../server.js";
+import { BodyError, type HttpInput, type HttpStats } from "./input.js";
 import { resolveHttpOptions, type HttpOptions } from "./options.js";
-import { BodyError, HttpTransport, type HttpInput, type HttpStats } from "./transport.js";
 import type { HttpOutput } from "./output.js";
+import type { HttpTransport } from "./transport.js";
 
 export interface HttpHandler {
   /** Answers one request. */
@@ -17,19 +18,24 @@ export interface HttpHandler {
   close(): Promise<void>;
   /** Sessions and streams held right now. */
   readonly stats: HttpStats;
-  /** @internal The transport behind both faces (the `node:http` adapter talks to it directly). */
-  readonly transport: HttpTransport;
 }
 
+/**
+ * The transport loads when the handler is made, without holding the caller up (its first request waits for
+ * it if need be): the package's entry point, which a handler module importing `ToolError` loads into every
+ * server, stdio ones included, does not load what only serving HTTP needs (see index.ts).
+ */
 export function createHttpHandler(server: Server, options?: HttpOptions): HttpHandler {
-  const transport = new HttpTransport(server, resolveHttpOptions(options));
+  const resolved = resolveHttpOptions(options);
+  let transport: HttpTransport | undefined;
+  const loading = import("./transport.js").then(({ HttpTransport }) => (transport = new HttpTransport(server, resolved)));
+  loading.catch(() => {}); // a failed load rejects the requests and the close that wait for it
   return {
-    fetch: (request) => Promise.resolve(transport.handle(fromRequest(request))).then(toResponse),
-    close: () => transport.close(),
+    fetch: async (request) => toResponse(await (transport ?? (await loading)).handle(fromRequest(request))),
+    close: async () => (transport ?? (await loading)).close(),
     get stats() {
-      return transport.stats;
+      return transport?.stats ?? { sessions: 0, streams: 0, exchanges: 0 };
     },
-    transport,
   };
 }
 

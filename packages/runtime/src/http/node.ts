@@ -10,7 +10,8 @@ import { MessageParser } from "../json.js";
 import type { Server } from "../server.js";
 import { keepTickEntry } from "../ticks.js";
 import { LOOPBACK_HOSTS, resolveHttpOptions, type HttpOptions } from "./options.js";
-import { BodyError, HttpTransport, type HttpInput, type HttpStats } from "./transport.js";
+import { BodyError, type HttpInput, type HttpStats } from "./input.js";
+import { HttpTransport } from "./transport.js";
 import type { HttpOutput } from "./output.js";
 import type { SseStream, SseTarget } from "./sse.js";
 

@@ -21,7 +21,8 @@ import { isObject, isRequestId, LOG_LEVEL_RANK, type RequestId } from "../protoc
 import { coreOf, type Server } from "../server.js";
 import { Exchange, type ExchangeHost } from "./exchange.js";
 import { modernHeaderProblem, paramHeaders, versionClaim, versionClaimProblem, type ParamHeader } from "./headers.js";
-import { AuthError, type Authenticate, type AuthRequest, type ResolvedHttpOptions } from "./options.js";
+import { AuthError, type Authenticate, type ResolvedHttpOptions } from "./options.js";
+import { BodyError, type HttpInput, type HttpStats } from "./input.js";
 import { accepted, json, reject, withHeaders, type Answer, type HttpOutput } from "./output.js";
 import { accepts, challenge, corsHeaders, hostAllowed, mediaType, originAllowed, preflightHeaders } from "./security.js";
 import { RunningList, SessionTable, type HttpSession } from "./sessions.js";
@@ -30,41 +31,6 @@ import type { Bus } from "../state/bus.js";
 import { SESSION_CLOSED, type SessionRecord, type SessionStore } from "../state/sessions.js";
 
 export type { HttpOutput } from "./output.js";
-
-/** A request as the transport sees it; adapters build one from theirs. */
-export interface HttpInput extends AuthRequest {
-  /** Upper-case HTTP method. */
-  readonly method: string;
-  /** The URL path, without query. */
-  readonly path: string;
-  /** Reads the body as UTF-8; rejects with a `BodyError` past `limit` bytes or when the body breaks off. */
-  text(limit: number): Promise<string>;
-  /** Runs `listener` if the client goes away before the response is complete. */
-  onDisconnect(listener: () => void): void;
-  /**
-   * Parses a body with the `MessageParser` of the client's connection, which remembers its 2026-era envelope
-   * from one request to the next; without it, each body is parsed on its own (`parseMessage`).
-   */
-  parse?(text: string): unknown;
-}
-
-export class BodyError extends Error {
-  override name = "BodyError";
-  constructor(
-    readonly kind: "payloadTooLarge" | "badRequest",
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** What the transport holds, for tests and monitoring. */
-export interface HttpStats {
-  sessions: number;
-  /** Open SSE streams (GET streams and `subscriptions/listen` streams) and running POST exchanges. */
-  streams: number;
-  exchanges: number;
-}
 
 type Accepted = { json: boolean; sse: boolean };
 type Mode = "auto" | "json" | "sse";
