@@ -1,7 +1,8 @@
 /**
  * A response still to come: what a call waiting for its handler answers with (`Reply`). Whatever settles
  * the call first resolves it, once; it never rejects. The transports (stdio, and HTTP's exchanges) give
- * `whenAnswered` a callback, called from that settlement itself; anything else may treat it as a promise (`then`).
+ * `whenAnswered` a callback, called from that settlement itself; anything else may treat it as a promise
+ * (`then`).
  *
  * It stands in for a `Promise` on the path most calls take (an async handler). A promise there cost a
  * promise, its executor and resolving functions, and the transport's own `then` (a second promise and one

@@ -21,8 +21,8 @@ import { isObject, isRequestId, LOG_LEVEL_RANK, type RequestId } from "../protoc
 import { coreOf, type Server } from "../server.js";
 import { Exchange, type ExchangeHost } from "./exchange.js";
 import { modernHeaderProblem, paramHeaders, versionClaim, versionClaimProblem, type ParamHeader } from "./headers.js";
-import { AuthError, type Authenticate, type ResolvedHttpOptions } from "./options.js";
 import { BodyError, type HttpInput, type HttpStats } from "./input.js";
+import { AuthError, type Authenticate, type ResolvedHttpOptions } from "./options.js";
 import { accepted, json, reject, withHeaders, type Answer, type HttpOutput } from "./output.js";
 import { accepts, challenge, corsHeaders, hostAllowed, mediaType, originAllowed, preflightHeaders } from "./security.js";
 import { RunningList, SessionTable, type HttpSession } from "./sessions.js";
