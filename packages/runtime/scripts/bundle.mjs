@@ -99,6 +99,7 @@ await build({
   ],
 });
 
+// `@mcpgen/runtime/main` becomes dist/main.js's path from each file (see above).
 for (const entry of readdirSync(dist, { recursive: true, withFileTypes: true })) {
   if (!entry.isFile() || !entry.name.endsWith(".js")) continue;
   const file = path.join(entry.parentPath ?? entry.path, entry.name);
