@@ -506,4 +506,15 @@ describe("the web-standard fetch handler", () => {
     expect(handler.stats.sessions).toBe(0);
     await handler.close();
   });
+
+  it("is made without waiting for the transport, which a close and the requests after it wait for", async () => {
+    // The transport loads when the handler is made (the package's entry point does not load it): a close
+    // that comes first still closes it, and what comes after is refused as after any close.
+    const handler = createHttpHandler(createServer(registry));
+    expect(handler.stats).toEqual({ sessions: 0, streams: 0, exchanges: 0 });
+    await handler.close();
+    const refused = await handler.fetch(new Request("http://localhost/mcp", { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{}" }));
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toMatchObject({ error: { message: "Service Unavailable: the server is shutting down" } });
+  });
 });
