@@ -100,13 +100,10 @@ await build({
 });
 
 // `@mcpgen/runtime/main` becomes dist/main.js's path from each file (see above).
-for (const entry of readdirSync(dist, { recursive: true, withFileTypes: true })) {
-  if (!entry.isFile() || !entry.name.endsWith(".js")) continue;
-  const file = path.join(entry.parentPath ?? entry.path, entry.name);
-  const text = readFileSync(file, "utf8");
+editModules((text, file) => {
   const main = path.relative(path.dirname(file), path.join(dist, "main.js"));
-  if (text.includes(`"${SELF}"`)) writeFileSync(file, text.replaceAll(`"${SELF}"`, JSON.stringify(main.startsWith(".") ? main : `./${main}`)));
-}
+  return text.replaceAll(`"${SELF}"`, JSON.stringify(main.startsWith(".") ? main : `./${main}`));
+});
 
 // Every name a module of the second build imports from dist/main.js must be one it exports: loading each
 // entry point fails here, not in a user's server, when a name is missing or ambiguous.
@@ -147,9 +144,15 @@ writeFileSync(
 // makes the whole module two-byte text, slower to decode and to compile (0.2 ms of a stdio server's start-up
 // for dist/main.js, BENCHMARKS.md). esbuild writes the characters of literals as escapes already (its ASCII
 // charset); what is left is in comments, where an escape reads the same.
-for (const entry of readdirSync(dist, { recursive: true, withFileTypes: true })) {
-  if (!entry.isFile() || !entry.name.endsWith(".js")) continue;
-  const file = path.join(entry.parentPath ?? entry.path, entry.name);
-  const text = readFileSync(file, "utf8");
-  if (/[^\x00-\x7f]/.test(text)) writeFileSync(file, text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`));
+editModules((text) => text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`));
+
+/** Rewrites each JavaScript module in dist/ to what `edit` makes of its text (when that differs). */
+function editModules(edit) {
+  for (const entry of readdirSync(dist, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith(".js")) continue;
+    const file = path.join(entry.parentPath ?? entry.path, entry.name);
+    const text = readFileSync(file, "utf8");
+    const edited = edit(text, file);
+    if (edited !== text) writeFileSync(file, edited);
+  }
 }

@@ -6,6 +6,7 @@ import type { ResponseMode } from "./http/options.js";
 import type { Registry } from "./registry.js";
 import { coreOf, createServer, type Server } from "./server.js";
 import { serveStdio } from "./stdio.js";
+import { START_UP_MS } from "./ticks.js";
 
 export interface CliOptions {
   transport: "stdio" | "http";
@@ -193,8 +194,6 @@ function afterStartUp(server: Server): void {
   }, START_UP_MS);
   timer.unref();
 }
-/** Long enough for a client's first requests (initialize, the lists) to be answered first. */
-const START_UP_MS = 50;
 
 export interface TuneHeapOptions {
   /** Runs `check` after each garbage collection and returns what stops it (default: a `PerformanceObserver` of `gc` entries). */

@@ -15,17 +15,20 @@ let kept: object | undefined;
 
 /**
  * Keeps a tick queue entry (once per process): inside a `nextTick` callback, the current resource is its entry.
- * Once start-up is over (`KEEP_AFTER_MS`): loading node:async_hooks, which tells the resource, would cost a
+ * Once start-up is over (`START_UP_MS`): loading node:async_hooks, which tells the resource, would cost a
  * server's start-up ~0.2 ms.
  */
 export function keepTickEntry(): void {
   if (asked) return;
   asked = true;
-  const timer = setTimeout(() => void import("node:async_hooks").then(({ executionAsyncResource }) => process.nextTick(() => (kept = executionAsyncResource()))), KEEP_AFTER_MS);
+  const timer = setTimeout(() => void import("node:async_hooks").then(({ executionAsyncResource }) => process.nextTick(() => (kept = executionAsyncResource()))), START_UP_MS);
   timer.unref();
 }
-/** Long enough for a client's first requests (initialize, the lists) to be answered first. */
-const KEEP_AFTER_MS = 50;
+/**
+ * When start-up is over, for what a server may do later (here, and main()'s heap tuning and preload): long
+ * enough for a client's first requests (initialize, the lists) to be answered first.
+ */
+export const START_UP_MS = 50;
 
 /** The entry kept (for the tests). */
 export function keptTickEntry(): object | undefined {
