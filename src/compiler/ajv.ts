@@ -5,7 +5,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { ValueScope } from "ajv/dist/compile/codegen/index.js";
 import addFormatsModule from "ajv-formats";
 import { fullFormats } from "ajv-formats/dist/formats.js";
-import { VALIDATOR_HELPERS } from "./emit/examples.js";
+import { REGEXP_MODULE, VALIDATOR_HELPERS } from "./emit/examples.js";
 import { equalityKeywords } from "./equality.js";
 import { limitLength } from "./limit-length.js";
 import { uniqueItems } from "./unique-items.js";
@@ -43,13 +43,6 @@ export const COMPILE_OPTIONS: Options = {
   // from the prototype of every input.
   ownProperties: true,
 };
-
-/**
- * The runtime's regular-expression engine (`packages/runtime/src/regexp.ts`), the one place that names it:
- * the compiler checks patterns with it (mcpgen's peer dependency on the runtime keeps the two in step), and
- * ajv's standalone code requires it, which `toEsm` turns into an import of `@mcpgen/runtime/validators`.
- */
-export const REGEXP_MODULE = "@mcpgen/runtime/regexp";
 
 /**
  * ajv's `code.regExp`: patterns compile with the runtime's linear-time engine at build time too (examples

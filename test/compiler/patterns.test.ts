@@ -1,8 +1,9 @@
 // Generated validators run `pattern` and `patternProperties` on the runtime's linear-time engine: a
 // catastrophic pattern answers at once, ECMA-262 meanings are kept, and no code is generated at run time.
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { build } from "mcpgen";
 import { RE2JS } from "re2js";
@@ -23,15 +24,28 @@ const TOOL = {
   },
 };
 
+/** Patterns V8's `RegExp` runs in linear time, and a format: no RE2 needed. */
+const PLAIN = {
+  inputSchema: {
+    type: "object",
+    properties: {
+      id: { type: "string", pattern: "^T-[0-9]+$" },
+      site: { type: "string", format: "uri", pattern: "^https?://" },
+    },
+  },
+};
+
 describe("patterns in generated validators", () => {
   let file: string;
+  let plainFile: string;
   let input: Validate;
 
   beforeAll(async () => {
     const dir = await tempProject(true); // below the repository, where `mcpgen/runtime/regexp` resolves
-    await writeSchemas(dir, server({ catastrophic: TOOL }));
+    await writeSchemas(dir, server({ catastrophic: TOOL, plain: PLAIN }));
     await build({ cwd: dir, cache: false });
     file = path.join(dir, "generated/validators/catastrophic.gen.js");
+    plainFile = path.join(dir, "generated/validators/plain.gen.js");
     ({ input } = (await import(pathToFileURL(file).href)) as { input: Validate });
   });
 
@@ -63,6 +77,23 @@ describe("patterns in generated validators", () => {
     expect(run.stderr).toBe("");
     expect(JSON.parse(run.stdout)).toEqual({ blocked: true, ok: true, bad: false });
   });
+
+  it("loads the RE2 engine (re2js) only with a validator that has a pattern V8 could backtrack on", () => {
+    // re2js is 263 KB of code: ~6 ms and ~2.4 MiB at the first call of a tool whose validator loads it.
+    expect(readFileSync(file, "utf8")).toMatch(/^import \{ regExp as runtime\d+ \} from "@mcpgen\/runtime\/regexp";$/m);
+    expect(readFileSync(plainFile, "utf8")).not.toContain("@mcpgen/runtime/regexp");
+    const reporter = fileURLToPath(new URL("../runtime/helpers/report-loads.mjs", import.meta.url));
+    const load = (module: string, value: unknown) => {
+      const script = `const { input } = await import(${JSON.stringify(pathToFileURL(module).href)}); console.log(JSON.stringify(input(${JSON.stringify(value)})));`;
+      const run = spawnSync(process.execPath, ["--import", reporter, "--input-type=module", "-e", script], { encoding: "utf8", timeout: 20_000, cwd: path.dirname(module) });
+      return { valid: JSON.parse(run.stdout) as boolean, re2: /^\[load\] \S*\/re2js\//m.test(run.stderr), stderr: run.stderr };
+    };
+    const plain = load(plainFile, { id: "T-12", site: "https://example.com/" });
+    expect(plain.stderr).toContain("[load] ");
+    expect(plain).toMatchObject({ valid: true, re2: false });
+    expect(load(plainFile, { id: "T-12x" })).toMatchObject({ valid: false, re2: false });
+    expect(load(file, { nested: "aaa" })).toMatchObject({ valid: true, re2: true });
+  });
 });
 
 describe("the pattern engine's choice", () => {
@@ -86,6 +117,13 @@ describe("the pattern engine's choice", () => {
   ])("%s runs natively: %s", (pattern, native) => {
     expect(engine.backtrackSafe(pattern)).toBe(native);
     expect(engine.default(pattern, "u") instanceof RegExp).toBe(native);
+  });
+
+  it("has the validator helpers run backtrack-safe patterns on V8 and refuse the others, which need the RE2 engine", async () => {
+    const { regExp } = await import("@mcpgen/runtime/validators");
+    expect(regExp("^T-[0-9]+$", "u")).toBeInstanceOf(RegExp);
+    expect(() => regExp("^(a+)+$", "u")).toThrow("the pattern /^(a+)+$/u needs the linear-time engine of @mcpgen/runtime/regexp");
+    expect(() => regExp("[a-z]+", "u")).toThrow("run mcpgen build");
   });
 
   it("answers like RE2 and stays fast on inputs built to make a backtracking engine retry", () => {

@@ -179,6 +179,21 @@ describe("toEsm", () => {
     expect(module.body).toBe("export const input = v;const a = runtime0;const b = runtime1.fullFormats.date;const c = runtime0;");
   });
 
+  it("imports the RE2 engine only for a pattern V8's RegExp could backtrack on", () => {
+    const engine = (patterns: string[], use = ""): string | undefined => {
+      const calls = patterns.map((p, i) => `const pattern${i} = func1(${JSON.stringify(p)}, "u");`).join("");
+      const module = toEsm(`"use strict";export const input = v;const func1 = require("@mcpgen/runtime/regexp").default;${calls}${use}`);
+      expect(module.imports.map((i) => [i.name, i.binding])).toEqual([["regExp", "runtime0"]]);
+      expect(module.body).toContain("const func1 = runtime0;");
+      return module.imports[0]?.specifier;
+    };
+    expect(engine(["^T-[0-9]+$", "\\.com$"])).toBe("@mcpgen/runtime/validators");
+    expect(engine(["^T-[0-9]+$", "^(a+)+$"])).toBe("@mcpgen/runtime/regexp");
+    expect(engine(["[a-z]+"])).toBe("@mcpgen/runtime/regexp");
+    // The engine used other than as ajv compiles a pattern: the RE2 engine, which runs any pattern.
+    expect(engine(["^T-[0-9]+$"], "const other = func1(name, flags);")).toBe("@mcpgen/runtime/regexp");
+  });
+
   it("refuses a helper the runtime does not provide", () => {
     expect(() => toEsm('const q = require("ajv/dist/runtime/quote").default;')).toThrow("ajv/dist/runtime/quote");
   });

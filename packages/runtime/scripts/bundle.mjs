@@ -11,10 +11,11 @@
  *   (`@mcpgen/runtime/main`): resolving a name through the package's `exports` runs a regular expression of
  *   Node's resolver that V8 compiles on its first two uses in a process, ~0.6 ms each, so the first lazily
  *   loaded part (the tool-call runtime, or HTTP on a server's start-up) took 0.5–0.8 ms longer to load;
- * - dist/validators.js: ajv's runtime helpers, ajv-formats' formats and the pattern engine, which every
- *   generated validator imports, in one module, with the licenses of what it took in beside it. A generated
- *   server then installs @mcpgen/runtime alone instead of ajv, ajv-formats and their four dependencies,
- *   which only the compiler needs.
+ * - dist/validators.js: ajv's runtime helpers, ajv-formats' formats and V8's engine for backtrack-safe
+ *   patterns, which generated validators import, in one module, with the licenses of what it took in beside
+ *   it. A generated server then installs @mcpgen/runtime alone instead of ajv, ajv-formats and their four
+ *   dependencies, which only the compiler needs. It imports no re2js: a validator with a pattern of another
+ *   shape imports dist/regexp.js, the RE2 engine, itself.
  */
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -115,7 +116,7 @@ const { metafile } = await build({
   entryPoints: [new URL("../src/validators.ts", import.meta.url).pathname],
   outfile: path.join(dist, "validators.js"),
   bundle: true,
-  // The pattern engine's re2js stays a dependency of the runtime: resource templates use it too.
+  // Should a helper ever need RE2, the runtime's dependency, not a copy of it.
   external: ["re2js"],
   format: "esm",
   platform: "neutral",

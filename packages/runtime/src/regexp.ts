@@ -1,8 +1,10 @@
 /**
  * The regular-expression engine of the generated validators: every `pattern` and `patternProperties` runs
  * in time linear in the input, where a backtracking `RegExp` can take seconds on 30 bytes (`^(a+)+$`):
- * on V8's `RegExp` when the pattern's shape rules that out (`backtrackSafe`), else on RE2 (re2js). ajv's standalone code calls `regExp(pattern, "u")` once per pattern when a validator module
- * loads; no code is generated at run time.
+ * on V8's `RegExp` when the pattern's shape rules that out (`backtrackSafe`), else on RE2 (re2js). ajv's
+ * standalone code calls `regExp(pattern, "u")` once per pattern when a validator module loads; no code is
+ * generated at run time. Only a module with a pattern of the second kind imports this engine: the others
+ * take `regExp` from the validator helpers, which run V8's alone and so load no re2js (263 KB of code).
  *
  * JSON Schema patterns are ECMA-262 expressions with the `u` flag. `translate` rewrites one into RE2 syntax
  * with the same meaning where the two differ (`.`, `\s`, `\u…` escapes, named groups, `[^]`); what RE2
@@ -10,12 +12,9 @@
  * pattern's place before anything is generated (`unsupportedPattern`).
  */
 import { RE2JS } from "re2js";
+import { backtrackSafe, type Pattern } from "./backtrack-safe.js";
 
-/** What ajv's generated code needs of a compiled pattern. */
-export interface Pattern {
-  test(input: string): boolean;
-  toString(): string;
-}
+export { backtrackSafe, type Pattern };
 
 /** ECMA-262 `\s`: white space and line terminators. */
 const SPACE = "\\t\\n\\x{B}\\f\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}";
@@ -29,46 +28,13 @@ const SYNTAX = "^$\\.*+?()[]{}|/";
  * `RegExp` when the pattern is one a backtracking engine also runs in linear time (most real patterns:
  * `^T-[0-9]+$`, `^[a-z_]{1,64}$`; several times faster), RE2 otherwise.
  */
-export default function regExp(pattern: string, _flags?: string): Pattern {
+export function regExp(pattern: string, _flags?: string): Pattern {
   if (backtrackSafe(pattern)) return new RegExp(pattern, "u");
   const compiled = RE2JS.compile(translate(pattern));
   return { test: (input) => compiled.test(input), toString: () => `/${pattern}/u` };
 }
 
-/**
- * True when a backtracking engine needs time linear in the input: no group, alternation or backreference,
- * and either no repetition whose length varies with the input (`*`, `+`, `{n,}`, `{n,m}` with m > n; `?`
- * and `{n}` are bounded by the pattern), or exactly one and the pattern anchored at the start — one
- * starting position, at which backtracking retries each of at most n lengths of that repetition once.
- */
-export function backtrackSafe(pattern: string): boolean {
-  const anchored = pattern.startsWith("^");
-  let repeats = 0;
-  let inClass = false;
-  for (let i = anchored ? 1 : 0; i < pattern.length; i++) {
-    const c = pattern[i];
-    if (c === "\\") {
-      const next = pattern[i + 1];
-      if (next === "k" || (next !== undefined && next >= "1" && next <= "9")) return false;
-      // \u{…} and \p{…} carry braces that are not a repetition.
-      if ((next === "u" || next === "p" || next === "P") && pattern[i + 2] === "{") i = pattern.indexOf("}", i);
-      else i++;
-      if (i === -1) return false;
-    } else if (inClass) {
-      if (c === "]") inClass = false;
-    } else if (c === "[") {
-      inClass = true;
-    } else if (c === "(" || c === "|") {
-      return false;
-    } else if (c === "*" || c === "+") {
-      repeats++;
-    } else if (c === "{") {
-      const bounds = /^\{(\d+)(?:(,)(\d*))?\}/.exec(pattern.slice(i));
-      if (bounds?.[2] !== undefined && (bounds[3] === "" || Number(bounds[3]) > Number(bounds[1]))) repeats++;
-    }
-  }
-  return repeats === 0 || (anchored && repeats === 1);
-}
+export default regExp;
 
 /** Why the engine cannot run `pattern` (already a valid ECMA-262 expression), or undefined when it can. */
 export function unsupportedPattern(pattern: string): string | undefined {

@@ -4,6 +4,7 @@
  * none, checks most of them while the main thread compiles (parallel.ts).
  */
 import type { ErrorObject } from "ajv";
+import * as regexp from "@mcpgen/runtime/regexp";
 import * as helpers from "@mcpgen/runtime/validators";
 import { ajvDiagnostics, type Diagnostic } from "../diagnostics.js";
 import { matchOutsideLiterals } from "../names.js";
@@ -11,6 +12,20 @@ import { copyJson } from "../schema-walk.js";
 
 /** Where generated validators import the runtime's helpers from (ajv's, and mcpgen's own). */
 export const VALIDATOR_HELPERS = "@mcpgen/runtime/validators";
+
+/**
+ * The runtime's regular-expression engine (`packages/runtime/src/regexp.ts`), the one place that names it:
+ * the compiler checks patterns with it (mcpgen's peer dependency on the runtime keeps the two in step), and
+ * ajv's standalone code requires it. `toEsm` keeps that an import of it in a module with a pattern V8's
+ * `RegExp` could backtrack on, and makes it one of `VALIDATOR_HELPERS`' `regExp` (V8's alone) in the others.
+ */
+export const REGEXP_MODULE = "@mcpgen/runtime/regexp";
+
+/** The runtime's modules a generated validator may import, as this process has them. */
+const RUNTIME: Record<string, Record<string, unknown>> = { [VALIDATOR_HELPERS]: helpers, [REGEXP_MODULE]: regexp };
+
+/** Whether `i` is an import of the runtime's (rather than of a shared definition's validator). */
+export const fromRuntime = (i: Import): boolean => Object.hasOwn(RUNTIME, i.specifier);
 
 /** A validator module as mcpgen writes it: its imports, and its code (ES module code without them). */
 export interface ValidatorModule {
@@ -36,8 +51,8 @@ type Import = ValidatorModule["imports"][number];
 type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
 /**
- * Diagnostics for the examples that `module`'s validators refuse. Its imports of the runtime's helpers get
- * them; any other import (a shared definition's validator) is what `shared` gives for it.
+ * Diagnostics for the examples that `module`'s validators refuse. Its imports of the runtime get the
+ * runtime's own; any other import (a shared definition's validator) is what `shared` gives for it.
  */
 export function checkExamples({ file, module, examples }: Examples, shared: (i: Import) => unknown = unshared): Diagnostic[] {
   const validators = instantiate(module, shared);
@@ -66,7 +81,7 @@ function unshared(i: Import): never {
 /** The module's exported validators: its code, run as a function whose parameters are its imports. */
 function instantiate(module: ValidatorModule, shared: (i: Import) => unknown): Record<string, Validate> {
   const { body, exports } = takeExports(module.body);
-  const values = module.imports.map((i) => (i.specifier === VALIDATOR_HELPERS ? (helpers as Record<string, unknown>)[i.name] : shared(i)));
+  const values = module.imports.map((i) => (fromRuntime(i) ? RUNTIME[i.specifier]![i.name] : shared(i)));
   const result = `return { ${exports.map(([name, fn]) => `${JSON.stringify(name)}: ${fn}`).join(", ")} };`;
   const make = new Function(...module.imports.map((i) => i.binding), `"use strict";${body}\n${result}`) as (...values: unknown[]) => Record<string, Validate>;
   return make(...values);

@@ -6,14 +6,15 @@
 import standaloneModule from "ajv/dist/standalone/index.js";
 import type { Ajv, ValidateFunction } from "ajv";
 import type { Dialect } from "../ajv.js";
-import { CALL_KEYWORD, createAjv, KNOWN_FORMATS, REGEXP_MODULE, withCallTargets } from "../ajv.js";
+import { CALL_KEYWORD, createAjv, KNOWN_FORMATS, withCallTargets } from "../ajv.js";
 import { cacheKey, jsonDigest, type Cache } from "../cache.js";
 import { pointerGet, pointerJoin, type Diagnostic } from "../diagnostics.js";
 import type { ToolIR } from "../ir.js";
 import { copyJson, walkSchema, type SchemaNode } from "../schema-walk.js";
-import { checkExamples, takeExports, VALIDATOR_HELPERS, type Example, type Examples, type ValidatorModule } from "./examples.js";
+import { checkExamples, fromRuntime, REGEXP_MODULE, takeExports, VALIDATOR_HELPERS, type Example, type Examples, type ValidatorModule } from "./examples.js";
 import { matchOutsideLiterals, OBJECT_LITERAL_PROTO, STRING_LITERAL } from "../names.js";
 import { plainOwnChecks } from "../own-properties.js";
+import { backtrackSafe } from "@mcpgen/runtime/regexp";
 import { hasAppliedDefaults, onlyAppliedDefaults, withoutDefaults } from "../defaults.js";
 import { container } from "../bundle.js";
 import type { Calls, SharedRequest } from "./shared.js";
@@ -137,7 +138,7 @@ export function compileModule(request: Request, cache: Cache, onlyCached = false
   const toCheck: Later = { file, module, examples: request.examples ?? [], key };
   if (!toCheck.examples.length) return settle(toCheck, [], cache);
   // A shared definition's validator is compiled here, from the tool's own schema, when an example calls it.
-  if (later && module.imports.every((i) => i.specifier === VALIDATOR_HELPERS)) {
+  if (later && module.imports.every(fromRuntime)) {
     later.push(toCheck);
     return { module, diagnostics: [] };
   }
@@ -330,7 +331,6 @@ const HELPERS: Record<string, string> = {
   "ajv/dist/runtime/uri": "uri",
   "ajv/dist/runtime/validation_error": "ValidationError",
   "ajv-formats/dist/formats": "formats",
-  [REGEXP_MODULE]: "regExp",
 };
 
 /**
@@ -349,8 +349,9 @@ export function ownKeys(code: string): string {
  * Turns every `require("x")` in ajv's output into an import of the helper the runtime exports for `x`:
  * `require("x").default` is the helper itself (ajv's helpers are CommonJS modules with `exports.default`;
  * the runtime unwraps them), ajv-formats' `require("x")` the module object, and mcpgen's own `uniqueItems`
- * requires the runtime's `duplicateItems` by name. A require of anything else is an error, so a new ajv
- * helper cannot slip into a server as an undeclared dependency.
+ * requires the runtime's `duplicateItems` by name. The pattern engine is `REGEXP_MODULE`'s, RE2 for what
+ * V8 could backtrack on, only where a pattern needs it (`patternEngine`). A require of anything else is an
+ * error, so a new ajv helper cannot slip into a server as an undeclared dependency.
  */
 export function toEsm(code: string): ValidatorModule {
   const bindings = new Map<string, { name: string; binding: string; specifier: string }>();
@@ -367,13 +368,32 @@ export function toEsm(code: string): ValidatorModule {
       // A shared definition's validator (emit/shared.ts): `require("./defs/x.gen.js").name`.
       if (/^\.\/(?:defs\/)?[A-Za-z0-9_]+\.gen\.js$/.test(required) && property && property !== ".default") return bind(property.slice(1), required, "shared");
       if (required === VALIDATOR_HELPERS && property === ".duplicateItems") return bind("duplicateItems", VALIDATOR_HELPERS, "runtime");
+      if (required === REGEXP_MODULE && property === ".default") return bind("regExp", patternEngine(code), "runtime");
       const specifier = required.replace(/\.js$/, "");
       const name = HELPERS[specifier];
       if (name === undefined) throw new Error(`ajv standalone output requires ${specifier}, which the runtime does not provide`);
       return bind(name, VALIDATOR_HELPERS, "runtime") + (property === ".default" ? "" : (property ?? ""));
     });
   if (/\brequire\s*\(/.test(body)) throw new Error("ajv standalone output still calls require()");
-  // The runtime's helpers first, then the shared definitions, each in the order of first use.
+  // The runtime's modules first, then the shared definitions, each in the order of first use.
   const imports = [...bindings.values()];
-  return { imports: [...imports.filter((i) => i.specifier === VALIDATOR_HELPERS), ...imports.filter((i) => i.specifier !== VALIDATOR_HELPERS)], body };
+  return { imports: [...imports.filter(fromRuntime), ...imports.filter((i) => !fromRuntime(i))], body };
+}
+
+/** ajv's binding of the pattern engine: `const func2 = require("@mcpgen/runtime/regexp").default;`. */
+const ENGINE_BINDING = new RegExp(String.raw`\bconst (\w+) = require\(${JSON.stringify(REGEXP_MODULE)}\)\.default;`, "g");
+
+/**
+ * Where `code` takes its pattern engine (`regExp`) from: the validator helpers, V8's `RegExp` alone, when
+ * each of its patterns is backtrack-safe, else the runtime's RE2 engine, whose module (and re2js) the server
+ * then loads with this validator. ajv compiles each pattern once, as `const patternN = funcM("<pattern>", "u");`;
+ * code that uses the engine any other way keeps the RE2 engine.
+ */
+function patternEngine(code: string): string {
+  const bindings = [...code.matchAll(ENGINE_BINDING)];
+  if (bindings.length !== 1) return REGEXP_MODULE;
+  const engine = bindings[0]![1]!;
+  const uses = code.split(new RegExp(String.raw`\b${engine}\b`)).length - 2; // besides its binding
+  const calls = [...code.matchAll(new RegExp(String.raw`\b${engine}\((${STRING_LITERAL}), "u"\)`, "g"))];
+  return calls.length === uses && calls.every((call) => backtrackSafe(JSON.parse(call[1]!) as string)) ? VALIDATOR_HELPERS : REGEXP_MODULE;
 }
