@@ -24,7 +24,8 @@ try {
   writeFixture(dir, 100, 1, "heavy");
   await build({ cwd: dir, cache: false, quiet: true });
   const generated = path.join(dir, "generated/validators");
-  // The generated modules take `regExp` from @mcpgen/runtime/validators; the copies take it from a file beside them.
+  // The generated modules take `regExp` from @mcpgen/runtime/validators (V8's) or @mcpgen/runtime/regexp (with
+  // RE2, where a pattern needs it); the copies take it from a file beside them.
   const tools = readdirSync(path.join(dir, "schemas/tools")).map((f) => f.replace(/\.json$/, "")).sort();
   const regexp = pathToFileURL(path.join(ROOT, "packages/runtime/dist/regexp.js")).href;
   const variant = (name, engine) => {
@@ -33,7 +34,7 @@ try {
     writeFileSync(path.join(folder, "engine.js"), engine);
     for (const tool of tools) {
       const file = path.join(folder, `${tool}.gen.js`);
-      writeFileSync(file, readFileSync(file, "utf8").replace(/import \{ regExp as (\w+) \} from "@mcpgen\/runtime\/validators"/, 'import $1 from "./engine.js"'));
+      writeFileSync(file, readFileSync(file, "utf8").replace(/import \{ regExp as (\w+) \} from "@mcpgen\/runtime\/(?:validators|regexp)"/, 'import $1 from "./engine.js"'));
     }
     return folder;
   };
