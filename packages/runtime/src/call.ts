@@ -10,7 +10,7 @@ import { Invocation, isClientError } from "./invocation.js";
 import { isObject } from "./protocol.js";
 import type { Validate } from "./registry.js";
 import { resultResponse } from "./errors.js";
-import { isStructured } from "./structured.js";
+import { isStructured } from "./content.js";
 import type { LoadedTool, ToolSlot } from "./tool-slot.js";
 import { describeValidationErrors } from "./validation.js";
 
