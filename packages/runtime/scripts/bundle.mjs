@@ -6,8 +6,9 @@
  *   Besides main(), it exports what those modules export, for the other builds to import;
  * - dist/index.js, the package's entry point, the same way: one file holding the modules index.ts adds to
  *   main.js's (the HTTP options and security checks, the in-memory stores, `structured`). Built with the
- *   others, it imported six chunks it shared with them, ~0.5 ms each however small: ~5 ms after main.js
- *   on the first call of a tool whose handler imports `ToolError`, against ~0.2 ms as one file;
+ *   others, it imported six chunks it shared with them, each a file Node loads at a cost however small:
+ *   3.3–5.4 ms after main.js on the first call of a tool whose handler imports `ToolError`, against ~1.6 ms
+ *   as one file;
  * - the other entry points (regexp, redis, uri-match) and the lazily loaded parts, bundled with code
  *   splitting, what two of them share in chunks. Every import of a module that dist/main.js (or
  *   dist/index.js) holds becomes an import of that file by its path from the importing file (`./main.js`,
