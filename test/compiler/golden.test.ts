@@ -77,14 +77,14 @@ describe("generated validators", () => {
   });
 
 
-  it("contain no require(), eval or new Function, and import only the runtime's validator helpers, its pattern engine and shared definitions' modules", async () => {
+  it("contain no require(), eval or new Function, and import only the runtime's validator helpers, its pattern engine, its URI helper and shared definitions' modules", async () => {
     for (const feature of features) {
       const validators = await readTree(path.join(FIXTURES, feature, "expected/generated/validators"));
       for (const [file, code] of validators) {
         if (!file.endsWith(".js")) continue;
         expect(code, file).not.toMatch(/\brequire\s*\(|\beval\s*\(|new Function/);
         for (const [, specifier = ""] of code.matchAll(/^import .* from "([^"]+)";$/gm)) {
-          if (specifier === "@mcpgen/runtime/validators" || specifier === "@mcpgen/runtime/regexp") continue;
+          if (["@mcpgen/runtime/validators", "@mcpgen/runtime/regexp", "@mcpgen/runtime/validators-uri"].includes(specifier)) continue;
           // A shared definitions' module, beside the importing one or in defs/ below it.
           expect(specifier, file).toMatch(/^\.\/(defs\/)?[A-Za-z0-9_]+\.gen\.js$/);
           expect(validators.has(path.posix.join(path.posix.dirname(file), specifier)), `${file} imports ${specifier}`).toBe(true);

@@ -194,6 +194,15 @@ describe("toEsm", () => {
     expect(engine(["^T-[0-9]+$"], "const other = func1(name, flags);")).toBe("@mcpgen/runtime/regexp");
   });
 
+  it("imports ajv's URI helper from its own module, without the other helpers", () => {
+    const module = toEsm('"use strict";export const input = v;const u = require("ajv/dist/runtime/uri").default;const l = require("ajv/dist/runtime/ucs2length").default;');
+    expect(module.imports).toEqual([
+      { name: "uri", binding: "runtime0", specifier: "@mcpgen/runtime/validators-uri" },
+      { name: "ucs2length", binding: "runtime1", specifier: "@mcpgen/runtime/validators" },
+    ]);
+    expect(module.body).toBe("export const input = v;const u = runtime0;const l = runtime1;");
+  });
+
   it("refuses a helper the runtime does not provide", () => {
     expect(() => toEsm('const q = require("ajv/dist/runtime/quote").default;')).toThrow("ajv/dist/runtime/quote");
   });

@@ -156,6 +156,16 @@ describe("process lifecycle", () => {
     for (const name of Object.keys(source)) expect(typeof built[name], name).toBe(typeof (source as Record<string, unknown>)[name]);
   });
 
+  it("keeps ajv's URI helper (fast-uri) out of the validator helpers, in a module of its own", async () => {
+    // Two thirds of the helpers' code, which every validator with a format or a length loads.
+    const dist = new URL("../../packages/runtime/dist/", import.meta.url);
+    const helpers = (await import(new URL("validators.js", dist).href)) as Record<string, unknown>;
+    expect(helpers).not.toHaveProperty("uri");
+    expect(readFileSync(new URL("validators.js", dist), "utf8")).not.toContain("fast-uri");
+    const { uri } = (await import(new URL("validators-uri.js", dist).href)) as { uri: { resolve: (base: string, ref: string) => string } };
+    expect(uri.resolve("https://example.com/a/b", "../c")).toBe("https://example.com/c");
+  });
+
   it("loads no HTTP transport with the package's entry point, and loads it when serve() or a fetch handler is used", () => {
     // What a handler module importing ToolError loads into every server, stdio ones included.
     const reporter = new URL("./helpers/report-loads.mjs", import.meta.url).pathname;

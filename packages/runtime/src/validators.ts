@@ -1,22 +1,15 @@
 /**
  * The helpers of the precompiled validators that `mcpgen build` emits: ajv's runtime helpers, some of them
  * replaced by mcpgen's own (`equal`, the `date` formats) and mcpgen's `duplicateItems`. A generated server
- * imports them from here, so it depends on `@mcpgen/runtime` alone.
+ * imports them from here, so it depends on `@mcpgen/runtime` alone. ajv's URI helper is apart, in
+ * `validators-uri.ts`, and the RE2 engine in `regexp.ts`: a validator imports them only when it needs them.
  */
 import equalModule from "ajv/dist/runtime/equal.js";
 import ucs2lengthModule from "ajv/dist/runtime/ucs2length.js";
-import uriModule from "ajv/dist/runtime/uri.js";
 import validationErrorModule from "ajv/dist/runtime/validation_error.js";
 import * as formatsModule from "ajv-formats/dist/formats.js";
 import { backtrackSafe, type Pattern } from "./backtrack-safe.js";
-
-/**
- * ajv's helpers are CommonJS modules with `exports.default`: plain Node hands a default import the exports
- * object, while test runners and bundlers that transform modules hand it `default` itself.
- */
-function cjsDefault<T>(module: T | { default: T }): T {
-  return typeof module === "object" && module !== null && "default" in module ? module.default : module;
-}
+import { cjsDefault } from "./cjs-default.js";
 
 /** fast-deep-equal, as ajv re-exports it (its types describe the module namespace, not the function). */
 const deepEqual = cjsDefault(equalModule) as unknown as (a: unknown, b: unknown) => boolean;
@@ -54,7 +47,6 @@ function isJsonContainer(value: object, array: boolean): boolean {
 }
 
 export const ucs2length = cjsDefault(ucs2lengthModule);
-export const uri: { code: string } = cjsDefault(uriModule);
 export const ValidationError = cjsDefault(validationErrorModule);
 /**
  * ajv's `code.regExp` in a validator module whose every pattern is backtrack-safe (the compiler imports the

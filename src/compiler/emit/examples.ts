@@ -6,6 +6,7 @@
 import type { ErrorObject } from "ajv";
 import * as regexp from "@mcpgen/runtime/regexp";
 import * as helpers from "@mcpgen/runtime/validators";
+import * as uriHelper from "@mcpgen/runtime/validators-uri";
 import { ajvDiagnostics, type Diagnostic } from "../diagnostics.js";
 import { matchOutsideLiterals } from "../names.js";
 import { copyJson } from "../schema-walk.js";
@@ -21,8 +22,11 @@ export const VALIDATOR_HELPERS = "@mcpgen/runtime/validators";
  */
 export const REGEXP_MODULE = "@mcpgen/runtime/regexp";
 
+/** ajv's URI helper, apart from the others: a validator whose code requires it imports it from here. */
+export const URI_HELPER = "@mcpgen/runtime/validators-uri";
+
 /** The runtime's modules a generated validator may import, as this process has them. */
-const RUNTIME: Record<string, Record<string, unknown>> = { [VALIDATOR_HELPERS]: helpers, [REGEXP_MODULE]: regexp };
+const RUNTIME: Record<string, Record<string, unknown>> = { [VALIDATOR_HELPERS]: helpers, [REGEXP_MODULE]: regexp, [URI_HELPER]: uriHelper };
 
 /** Whether `i` is an import of the runtime's (rather than of a shared definition's validator). */
 export const fromRuntime = (i: Import): boolean => Object.hasOwn(RUNTIME, i.specifier);

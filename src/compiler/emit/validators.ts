@@ -11,7 +11,7 @@ import { cacheKey, jsonDigest, type Cache } from "../cache.js";
 import { pointerGet, pointerJoin, type Diagnostic } from "../diagnostics.js";
 import type { ToolIR } from "../ir.js";
 import { copyJson, walkSchema, type SchemaNode } from "../schema-walk.js";
-import { checkExamples, fromRuntime, REGEXP_MODULE, takeExports, VALIDATOR_HELPERS, type Example, type Examples, type ValidatorModule } from "./examples.js";
+import { checkExamples, fromRuntime, REGEXP_MODULE, takeExports, URI_HELPER, VALIDATOR_HELPERS, type Example, type Examples, type ValidatorModule } from "./examples.js";
 import { matchOutsideLiterals, OBJECT_LITERAL_PROTO, STRING_LITERAL } from "../names.js";
 import { plainOwnChecks } from "../own-properties.js";
 import { backtrackSafe } from "@mcpgen/runtime/regexp";
@@ -324,13 +324,13 @@ function extensionKeywords(schemas: SchemaNode[]): Set<string> {
   return found;
 }
 
-/** What ajv's standalone output requires → the helper exported by `VALIDATOR_HELPERS` that stands for it. */
-const HELPERS: Record<string, string> = {
-  "ajv/dist/runtime/equal": "equal",
-  "ajv/dist/runtime/ucs2length": "ucs2length",
-  "ajv/dist/runtime/uri": "uri",
-  "ajv/dist/runtime/validation_error": "ValidationError",
-  "ajv-formats/dist/formats": "formats",
+/** What ajv's standalone output requires → the helper of the runtime that stands for it, and its module. */
+const HELPERS: Record<string, [name: string, module: string]> = {
+  "ajv/dist/runtime/equal": ["equal", VALIDATOR_HELPERS],
+  "ajv/dist/runtime/ucs2length": ["ucs2length", VALIDATOR_HELPERS],
+  "ajv/dist/runtime/uri": ["uri", URI_HELPER],
+  "ajv/dist/runtime/validation_error": ["ValidationError", VALIDATOR_HELPERS],
+  "ajv-formats/dist/formats": ["formats", VALIDATOR_HELPERS],
 };
 
 /**
@@ -370,9 +370,9 @@ export function toEsm(code: string): ValidatorModule {
       if (required === VALIDATOR_HELPERS && property === ".duplicateItems") return bind("duplicateItems", VALIDATOR_HELPERS, "runtime");
       if (required === REGEXP_MODULE && property === ".default") return bind("regExp", patternEngine(code), "runtime");
       const specifier = required.replace(/\.js$/, "");
-      const name = HELPERS[specifier];
-      if (name === undefined) throw new Error(`ajv standalone output requires ${specifier}, which the runtime does not provide`);
-      return bind(name, VALIDATOR_HELPERS, "runtime") + (property === ".default" ? "" : (property ?? ""));
+      const helper = HELPERS[specifier];
+      if (helper === undefined) throw new Error(`ajv standalone output requires ${specifier}, which the runtime does not provide`);
+      return bind(...helper, "runtime") + (property === ".default" ? "" : (property ?? ""));
     });
   if (/\brequire\s*\(/.test(body)) throw new Error("ajv standalone output still calls require()");
   // The runtime's modules first, then the shared definitions, each in the order of first use.
