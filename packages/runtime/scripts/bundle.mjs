@@ -1,5 +1,6 @@
 /**
- * Runs after `tsc`, which writes only the declarations (npm run build). Writes the runtime's JavaScript:
+ * Runs after `tsc`, which writes only the declarations into a dist/ the build emptied first (npm run build),
+ * so that nothing of a module since removed is left to ship. Writes the runtime's JavaScript:
  * - dist/main.js, the entry point of a generated server, as one file holding every module a stdio server
  *   starts with (its static imports): Node loads a module per file, and six files took 2–3 ms longer to load
  *   than one. Its lazy imports (HTTP, resources and prompts, Redis) point at files of the last build.
@@ -25,7 +26,7 @@
  *   (fast-uri, two thirds of what the helpers were), for a validator whose code requires it.
  */
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
 
@@ -38,11 +39,6 @@ const INDEX = "@mcpgen/runtime/index.js";
 // re2js is the runtime's dependency; @redis/client an optional peer, imported by a computed name anyway.
 const external = ["re2js", "@redis/client"];
 const common = { bundle: true, format: "esm", platform: "node", target: "es2022", sourcemap: true, logLevel: "warning", external };
-
-// What an earlier build wrote (tsc once wrote every module as JavaScript).
-for (const entry of readdirSync(dist, { recursive: true, withFileTypes: true })) {
-  if (entry.isFile() && /\.js(\.map)?$/.test(entry.name)) rmSync(path.join(entry.parentPath ?? entry.path, entry.name));
-}
 
 /** The output file of a source module of the last build (`src/http/node.ts` → `dist/http/node.js`). */
 const output = (file) => path.join(dist, path.relative(src, file)).replace(/\.ts$/, ".js");
