@@ -109,11 +109,23 @@ describe("the pattern engine's choice", () => {
     ["\\.com$", true],
     ["^[+(]\\d{3}$", true],
     ["[a-z]+", false], // unanchored with a repetition: each start position rescans
-    ["^a+b+$", false], // two repetitions: backtracking multiplies them
-    ["^\\d*\\d*x$", false],
+    ["^\\d*\\d*x$", false], // two repetitions that can trade characters: backtracking multiplies them
+    ["^a+a+$", false],
+    ["^[a-z]+[a-z0-9]+$", false],
+    ["^[0-9]+x?[0-9]+$", false], // what separates them may be absent
     ["^(ab)+$", false],
     ["^a|b+$", false],
-    ["^a{2,5}b{1,}$", false],
+    ["^\\w+\\b\\w+$", false], // an assertion between them: not a character
+    ["^\\p{L}+-\\p{L}+$", false], // a property's code points are not worked out
+    ["^a+?b+$", false], // lazy
+    // Each repetition last, or followed by a character it cannot match and that must be there.
+    ["^a+b+$", true],
+    ["^a{2,5}b{1,}$", true],
+    ["^v[0-9]+\\.[0-9]+\\.[0-9]+$", true],
+    ["^[^@]+@[^@]+$", true],
+    ["^\\w+@\\w+\\.\\w+$", true],
+    ["^[A-Z]{2,4}-\\d+$", true],
+    ["^\\S+ \\S+$", true],
   ])("%s runs natively: %s", (pattern, native) => {
     expect(engine.backtrackSafe(pattern)).toBe(native);
     expect(engine.default(pattern, "u") instanceof RegExp).toBe(native);
@@ -133,6 +145,9 @@ describe("the pattern engine's choice", () => {
       ["^\\s*$", ["", " \u00a0\ufeff", " ".repeat(100_000) + "x"]],
       ["^.*$", ["abc", "a\nb", "😀"]],
       ["\\.com$", ["a.com", "acom", "x".repeat(100_000) + ".co"]],
+      ["^v[0-9]+\\.[0-9]+\\.[0-9]+$", ["v1.2.3", "v1.2", "v" + "9".repeat(50_000) + "." + "9".repeat(50_000) + ".x", "v1.2.3.4"]],
+      ["^[^@]+@[^@]+$", ["a@b", "a@b@c", "a".repeat(50_000) + "@" + "b".repeat(50_000) + "@", "@"]],
+      ["^\\w+@\\w+\\.\\w+$", ["me@x.io", "me@x", "a".repeat(50_000) + "@" + "b".repeat(50_000) + "!", "a@b.c.d"]],
     ];
     const started = performance.now();
     for (const [pattern, inputs] of cases) {

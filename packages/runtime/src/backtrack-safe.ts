@@ -13,10 +13,16 @@ export interface Pattern {
 /**
  * True when a backtracking engine needs time linear in the input: no group, alternation or backreference,
  * and either no repetition whose length varies with the input (`*`, `+`, `{n,}`, `{n,m}` with m > n; `?`
- * and `{n}` are bounded by the pattern), or exactly one and the pattern anchored at the start — one
- * starting position, at which backtracking retries each of at most n lengths of that repetition once.
+ * and `{n}` are bounded by the pattern), or the pattern anchored at the start — one starting position —
+ * with exactly one such repetition, or with each of them followed by the end or by a character that must
+ * be there and that the repetition cannot match (`^v[0-9]+\.[0-9]+$`, `^[^@]+@[^@]+$`): backtracking then
+ * gives each repetition's characters back one at a time, each refused at once by what follows.
  */
 export function backtrackSafe(pattern: string): boolean {
+  return oneRepetition(pattern) || separatedRepetitions(pattern);
+}
+
+function oneRepetition(pattern: string): boolean {
   const anchored = pattern.startsWith("^");
   let repeats = 0;
   let inClass = false;
@@ -43,4 +49,159 @@ export function backtrackSafe(pattern: string): boolean {
     }
   }
   return repeats === 0 || (anchored && repeats === 1);
+}
+
+/** Code points as sorted, disjoint, inclusive ranges. */
+type CharSet = readonly (readonly [number, number])[];
+/** One character (a literal, an escape, a class or `.`) and how many times it repeats. */
+interface Atom {
+  readonly set: CharSet;
+  readonly min: number;
+  readonly max: number;
+}
+
+const MAX_CODE_POINT = 0x10ffff;
+const DIGIT: CharSet = [[0x30, 0x39]];
+const WORD: CharSet = [[0x30, 0x39], [0x41, 0x5a], [0x5f, 0x5f], [0x61, 0x7a]];
+/** ECMA-262 white space and line terminators (`\s`). */
+const SPACE: CharSet = [[0x09, 0x0d], [0x20, 0x20], [0xa0, 0xa0], [0x1680, 0x1680], [0x2000, 0x200a], [0x2028, 0x2029], [0x202f, 0x202f], [0x205f, 0x205f], [0x3000, 0x3000], [0xfeff, 0xfeff]];
+const LINE_TERMINATORS: CharSet = [[0x0a, 0x0a], [0x0d, 0x0d], [0x2028, 0x2029]];
+const CONTROL_ESCAPES: Record<string, number> = { t: 0x09, n: 0x0a, v: 0x0b, f: 0x0c, r: 0x0d };
+
+/**
+ * The second shape of `backtrackSafe`: `^`, then characters each with an optional greedy quantifier, then
+ * an optional `$`; every repetition of varying length last, or followed by a character that occurs at least
+ * once and shares no code point with it. Anything this parser does not know (`\p{…}`, `\b`, a lazy
+ * quantifier, a surrogate escape) is not this shape.
+ */
+function separatedRepetitions(pattern: string): boolean {
+  const chars = [...pattern];
+  if (chars[0] !== "^") return false;
+  const atoms: Atom[] = [];
+  let i = 1;
+  while (i < chars.length) {
+    const c = chars[i]!;
+    if (c === "$") {
+      if (i !== chars.length - 1) return false;
+      break;
+    }
+    let set: CharSet | undefined;
+    if (c === "\\") [set, i] = escapeSet(chars, i + 1, false);
+    else if (c === "[") [set, i] = characterClass(chars, i + 1);
+    else if (c === ".") (set = complement(LINE_TERMINATORS)), i++;
+    else if ("()|^*+?{}".includes(c)) return false;
+    else (set = single(c.codePointAt(0)!)), i++;
+    if (set === undefined) return false;
+    let min = 1;
+    let max = 1;
+    const q = chars[i];
+    if (q === "*" || q === "+" || q === "?") {
+      [min, max] = q === "*" ? [0, Infinity] : q === "+" ? [1, Infinity] : [0, 1];
+      i++;
+    } else if (q === "{") {
+      const bounds = /^\{(\d+)(?:(,)(\d*))?\}/.exec(chars.slice(i, i + 24).join(""));
+      if (!bounds) return false;
+      min = Number(bounds[1]);
+      max = bounds[2] === undefined ? min : bounds[3] === "" ? Infinity : Number(bounds[3]);
+      i += bounds[0].length;
+    }
+    if (chars[i] === "?" && (q === "*" || q === "+" || q === "?" || q === "{")) return false; // lazy
+    atoms.push({ set, min, max });
+  }
+  return atoms.every((atom, k) => {
+    const next = atoms[k + 1];
+    return atom.max === atom.min || next === undefined || (next.min >= 1 && disjoint(atom.set, next.set));
+  });
+}
+
+/** The set of the escape at `chars[i]` (after its backslash) and where the pattern goes on, or no set. */
+function escapeSet(chars: readonly string[], i: number, inClass: boolean): [CharSet | undefined, number] {
+  const c = chars[i];
+  if (c === undefined) return [undefined, i];
+  switch (c) {
+    case "d":
+      return [DIGIT, i + 1];
+    case "D":
+      return [complement(DIGIT), i + 1];
+    case "w":
+      return [WORD, i + 1];
+    case "W":
+      return [complement(WORD), i + 1];
+    case "s":
+      return [SPACE, i + 1];
+    case "S":
+      return [complement(SPACE), i + 1];
+  }
+  if (c in CONTROL_ESCAPES) return [single(CONTROL_ESCAPES[c]!), i + 1];
+  if (c === "b" && inClass) return [single(0x08), i + 1];
+  if (c === "0" && !/[0-9]/.test(chars[i + 1] ?? "")) return [single(0), i + 1];
+  if (c === "c" && /^[A-Za-z]$/.test(chars[i + 1] ?? "")) return [single(chars[i + 1]!.charCodeAt(0) % 32), i + 2];
+  if (c === "x") {
+    const hex = chars.slice(i + 1, i + 3).join("");
+    return /^[0-9a-fA-F]{2}$/.test(hex) ? [single(parseInt(hex, 16)), i + 3] : [undefined, i];
+  }
+  if (c === "u") {
+    const braced = /^\{([0-9a-fA-F]{1,6})\}/.exec(chars.slice(i + 1, i + 10).join(""));
+    const code = braced ? parseInt(braced[1]!, 16) : /^[0-9a-fA-F]{4}$/.test(chars.slice(i + 1, i + 5).join("")) ? parseInt(chars.slice(i + 1, i + 5).join(""), 16) : undefined;
+    // A surrogate escape may pair with the next one into one code point: not this parser's to decide.
+    if (code === undefined || code > MAX_CODE_POINT || (code >= 0xd800 && code <= 0xdfff)) return [undefined, i];
+    return [single(code), i + 1 + (braced ? braced[0].length : 4)];
+  }
+  // In a `u` pattern the only other escapes are of syntax characters (and `-` in a class): themselves.
+  return "^$\\.*+?()[]{}|/-".includes(c) ? [single(c.codePointAt(0)!), i + 1] : [undefined, i];
+}
+
+/** The set of the class whose body starts at `chars[i]` and where the pattern goes on, or no set. */
+function characterClass(chars: readonly string[], i: number): [CharSet | undefined, number] {
+  const negated = chars[i] === "^";
+  if (negated) i++;
+  const ranges: [number, number][] = [];
+  while (chars[i] !== "]") {
+    if (i >= chars.length) return [undefined, i];
+    let low: CharSet | undefined;
+    [low, i] = classAtom(chars, i);
+    if (low === undefined) return [undefined, i];
+    if (chars[i] === "-" && chars[i + 1] !== "]" && chars[i + 1] !== undefined) {
+      let high: CharSet | undefined;
+      [high, i] = classAtom(chars, i + 1);
+      // A range runs between two single characters; `\d-x` is a syntax error in a `u` pattern.
+      if (high === undefined || low.length !== 1 || high.length !== 1 || low[0]![0] !== low[0]![1] || high[0]![0] !== high[0]![1]) return [undefined, i];
+      ranges.push([low[0]![0], high[0]![0]]);
+    } else ranges.push(...low.map(([a, b]) => [a, b] as [number, number]));
+  }
+  const set = normalize(ranges);
+  return [negated ? complement(set) : set, i + 1];
+}
+
+function classAtom(chars: readonly string[], i: number): [CharSet | undefined, number] {
+  const c = chars[i]!;
+  return c === "\\" ? escapeSet(chars, i + 1, true) : [single(c.codePointAt(0)!), i + 1];
+}
+
+const single = (code: number): CharSet => [[code, code]];
+
+function normalize(ranges: [number, number][]): CharSet {
+  const sorted = ranges.filter(([a, b]) => a <= b).sort((x, y) => x[0] - y[0]);
+  const out: [number, number][] = [];
+  for (const [a, b] of sorted) {
+    const last = out[out.length - 1];
+    if (last && a <= last[1] + 1) last[1] = Math.max(last[1], b);
+    else out.push([a, b]);
+  }
+  return out;
+}
+
+function complement(set: CharSet): CharSet {
+  const out: [number, number][] = [];
+  let from = 0;
+  for (const [a, b] of normalize(set.map(([x, y]) => [x, y]))) {
+    if (a > from) out.push([from, a - 1]);
+    from = b + 1;
+  }
+  if (from <= MAX_CODE_POINT) out.push([from, MAX_CODE_POINT]);
+  return out;
+}
+
+function disjoint(a: CharSet, b: CharSet): boolean {
+  return a.every(([x, y]) => b.every(([u, v]) => y < u || v < x));
 }
