@@ -113,7 +113,9 @@ describe("the pattern engine's choice", () => {
     ["^a+a+$", false],
     ["^[a-z]+[a-z0-9]+$", false],
     ["^[0-9]+x?[0-9]+$", false], // what separates them may be absent
-    ["^(ab)+$", false],
+    ["^(a+)+$", false], // a group whose iterations can follow each other in more than one way
+    ["^([a-z]+-)*[a-z]+$", false],
+    ["^(?:-[a-z]+)*-$", false],
     ["^a|b+$", false],
     ["^\\w+\\b\\w+$", false], // an assertion between them: not a character
     ["^\\p{L}+-\\p{L}+$", false], // a property's code points are not worked out
@@ -126,6 +128,11 @@ describe("the pattern engine's choice", () => {
     ["^\\w+@\\w+\\.\\w+$", true],
     ["^[A-Z]{2,4}-\\d+$", true],
     ["^\\S+ \\S+$", true],
+    ["^[0-9]+x?y$", true],
+    // A group too, when its first character says whether it starts again.
+    ["^[a-z0-9]+(?:-[a-z0-9]+)*$", true],
+    ["^(?:ab)*c$", true],
+    ["^(ab)+$", true],
   ])("%s runs natively: %s", (pattern, native) => {
     expect(engine.backtrackSafe(pattern)).toBe(native);
     expect(engine.default(pattern, "u") instanceof RegExp).toBe(native);
@@ -148,6 +155,8 @@ describe("the pattern engine's choice", () => {
       ["^v[0-9]+\\.[0-9]+\\.[0-9]+$", ["v1.2.3", "v1.2", "v" + "9".repeat(50_000) + "." + "9".repeat(50_000) + ".x", "v1.2.3.4"]],
       ["^[^@]+@[^@]+$", ["a@b", "a@b@c", "a".repeat(50_000) + "@" + "b".repeat(50_000) + "@", "@"]],
       ["^\\w+@\\w+\\.\\w+$", ["me@x.io", "me@x", "a".repeat(50_000) + "@" + "b".repeat(50_000) + "!", "a@b.c.d"]],
+      ["^[a-z0-9]+(?:-[a-z0-9]+)*$", ["my-slug-1", "-x", "x-", "a--b", "a-".repeat(50_000) + "a!", "ab-".repeat(30_000) + "-"]],
+      ["^[^.][^/]*(/[^.][^/]*)*$", ["a/b", ".a", "a/.b", "a/".repeat(50_000) + ".", "ab/".repeat(30_000) + "/"]],
     ];
     const started = performance.now();
     for (const [pattern, inputs] of cases) {

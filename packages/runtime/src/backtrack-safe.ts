@@ -11,12 +11,11 @@ export interface Pattern {
 }
 
 /**
- * True when a backtracking engine needs time linear in the input: no group, alternation or backreference,
- * and either no repetition whose length varies with the input (`*`, `+`, `{n,}`, `{n,m}` with m > n; `?`
- * and `{n}` are bounded by the pattern), or the pattern anchored at the start — one starting position —
- * with exactly one such repetition, or with each of them followed by the end or by a character that must
- * be there and that the repetition cannot match (`^v[0-9]+\.[0-9]+$`, `^[^@]+@[^@]+$`): backtracking then
- * gives each repetition's characters back one at a time, each refused at once by what follows.
+ * True when a backtracking engine needs time linear in the input. Either no group, alternation or
+ * backreference, and no repetition whose length varies with the input (`*`, `+`, `{n,}`, `{n,m}` with
+ * m > n; `?` and `{n}` are bounded by the pattern) or, anchored at the start (one starting position),
+ * exactly one; or, anchored, the shape of `separatedRepetitions`: whatever may repeat or be left out
+ * cannot match what may follow it (`^v[0-9]+\.[0-9]+$`, `^[a-z0-9]+(?:-[a-z0-9]+)*$`).
  */
 export function backtrackSafe(pattern: string): boolean {
   return oneRepetition(pattern) || separatedRepetitions(pattern);
@@ -53,9 +52,12 @@ function oneRepetition(pattern: string): boolean {
 
 /** Code points as sorted, disjoint, inclusive ranges. */
 type CharSet = readonly (readonly [number, number])[];
-/** One character (a literal, an escape, a class or `.`) and how many times it repeats. */
-interface Atom {
-  readonly set: CharSet;
+/** One character (a literal, an escape, a class or `.`), or a group of them, and how many times it repeats. */
+interface Element {
+  /** A character's code points; undefined for a group. */
+  readonly set?: CharSet;
+  /** A group's characters, the first of them required. */
+  readonly body?: readonly Element[];
   readonly min: number;
   readonly max: number;
 }
@@ -69,29 +71,52 @@ const LINE_TERMINATORS: CharSet = [[0x0a, 0x0a], [0x0d, 0x0d], [0x2028, 0x2029]]
 const CONTROL_ESCAPES: Record<string, number> = { t: 0x09, n: 0x0a, v: 0x0b, f: 0x0c, r: 0x0d };
 
 /**
- * The second shape of `backtrackSafe`: `^`, then characters each with an optional greedy quantifier, then
- * an optional `$`; every repetition of varying length last, or followed by a character that occurs at least
- * once and shares no code point with it. Anything this parser does not know (`\p{…}`, `\b`, a lazy
- * quantifier, a surrogate escape) is not this shape.
+ * The second shape of `backtrackSafe`: `^`, then characters and groups of characters (not nested, without
+ * alternatives) each with an optional greedy quantifier, then an optional `$`; where whatever may repeat or
+ * be left out cannot match the first character of what may come next (the next iteration of its group
+ * included). Each choice between repeating and going on is then decided by the next character of the
+ * input, and backtracking undoes each wrong one at once: `^[a-z0-9]+(?:-[a-z0-9]+)*$`, `^v[0-9]+\.[0-9]+$`.
+ * Anything this parser does not know (`\p{…}`, `\b`, a lazy quantifier, a surrogate escape, a lookaround)
+ * is not this shape.
  */
 function separatedRepetitions(pattern: string): boolean {
   const chars = [...pattern];
   if (chars[0] !== "^") return false;
-  const atoms: Atom[] = [];
-  let i = 1;
+  const parsed = sequence(chars, 1, false);
+  if (parsed === undefined) return false;
+  const [elements, end] = parsed;
+  if (end !== chars.length && !(end === chars.length - 1 && chars[end] === "$")) return false;
+  return decided(elements, []);
+}
+
+/**
+ * The elements from `chars[i]` up to the end, a `$` (at the top) or the `)` closing a group (`inGroup`), and
+ * where they stop; undefined when the pattern is not this shape.
+ */
+function sequence(chars: readonly string[], i: number, inGroup: boolean): [Element[], number] | undefined {
+  const elements: Element[] = [];
   while (i < chars.length) {
     const c = chars[i]!;
-    if (c === "$") {
-      if (i !== chars.length - 1) return false;
-      break;
+    if (c === "$" || (c === ")" && inGroup)) break;
+    let element: { set?: CharSet; body?: Element[] } | undefined;
+    if (c === "(") {
+      if (inGroup) return undefined;
+      const open = chars[i + 1] === "?" ? (chars[i + 2] === ":" ? 3 : 0) : 1; // (?:…) or (…); no lookaround
+      if (open === 0) return undefined;
+      const inner = sequence(chars, i + open, true);
+      if (inner === undefined || chars[inner[1]] !== ")" || inner[0].length === 0 || inner[0][0]!.min === 0) return undefined;
+      element = { body: inner[0] };
+      i = inner[1] + 1;
+    } else {
+      let set: CharSet | undefined;
+      if (c === "\\") [set, i] = escapeSet(chars, i + 1, false);
+      else if (c === "[") [set, i] = characterClass(chars, i + 1);
+      else if (c === ".") (set = complement(LINE_TERMINATORS)), i++;
+      else if ("()|^*+?{}".includes(c)) return undefined;
+      else (set = single(c.codePointAt(0)!)), i++;
+      if (set === undefined) return undefined;
+      element = { set };
     }
-    let set: CharSet | undefined;
-    if (c === "\\") [set, i] = escapeSet(chars, i + 1, false);
-    else if (c === "[") [set, i] = characterClass(chars, i + 1);
-    else if (c === ".") (set = complement(LINE_TERMINATORS)), i++;
-    else if ("()|^*+?{}".includes(c)) return false;
-    else (set = single(c.codePointAt(0)!)), i++;
-    if (set === undefined) return false;
     let min = 1;
     let max = 1;
     const q = chars[i];
@@ -100,17 +125,38 @@ function separatedRepetitions(pattern: string): boolean {
       i++;
     } else if (q === "{") {
       const bounds = /^\{(\d+)(?:(,)(\d*))?\}/.exec(chars.slice(i, i + 24).join(""));
-      if (!bounds) return false;
+      if (!bounds) return undefined;
       min = Number(bounds[1]);
       max = bounds[2] === undefined ? min : bounds[3] === "" ? Infinity : Number(bounds[3]);
       i += bounds[0].length;
     }
-    if (chars[i] === "?" && (q === "*" || q === "+" || q === "?" || q === "{")) return false; // lazy
-    atoms.push({ set, min, max });
+    if (chars[i] === "?" && (q === "*" || q === "+" || q === "?" || q === "{")) return undefined; // lazy
+    elements.push({ ...element, min, max });
   }
-  return atoms.every((atom, k) => {
-    const next = atoms[k + 1];
-    return atom.max === atom.min || next === undefined || (next.min >= 1 && disjoint(atom.set, next.set));
+  return [elements, i];
+}
+
+/** The code points a match of `element` can start with. */
+const first = (element: Element): CharSet => element.set ?? first(element.body![0]!);
+
+/**
+ * Whether every choice in `elements` is decided by the next character: each element that may repeat or be
+ * left out, and a group that may start again, shares no code point with what may follow it. `after` is
+ * what may follow the whole sequence (the sets of its possible next characters; none at the end of input).
+ */
+function decided(elements: readonly Element[], after: readonly CharSet[]): boolean {
+  /** What may follow the element at `k`: the first characters of the next ones, up to one that is required. */
+  const follow = (k: number): CharSet[] => {
+    const next = elements[k + 1];
+    if (next === undefined) return [...after];
+    return next.min === 0 ? [first(next), ...follow(k + 1)] : [first(next)];
+  };
+  return elements.every((element, k) => {
+    const following = follow(k);
+    if (element.max !== element.min && following.some((set) => !disjoint(first(element), set))) return false;
+    if (element.set !== undefined) return true;
+    // A group's last character is followed by its first one when it may start again, then by what follows it.
+    return decided(element.body!, element.max > 1 ? [first(element), ...following] : following);
   });
 }
 
