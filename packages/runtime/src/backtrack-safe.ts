@@ -21,6 +21,9 @@ export function backtrackSafe(pattern: string): boolean {
   return oneRepetition(pattern) || separatedRepetitions(pattern);
 }
 
+/** A counted repetition (`{n}`, `{n,}`, `{n,m}`) at the start of the text: n, the comma, m. */
+const BOUNDS = /^\{(\d+)(?:(,)(\d*))?\}/;
+
 function oneRepetition(pattern: string): boolean {
   const anchored = pattern.startsWith("^");
   let repeats = 0;
@@ -43,7 +46,7 @@ function oneRepetition(pattern: string): boolean {
     } else if (c === "*" || c === "+") {
       repeats++;
     } else if (c === "{") {
-      const bounds = /^\{(\d+)(?:(,)(\d*))?\}/.exec(pattern.slice(i));
+      const bounds = BOUNDS.exec(pattern.slice(i));
       if (bounds?.[2] !== undefined && (bounds[3] === "" || Number(bounds[3]) > Number(bounds[1]))) repeats++;
     }
   }
@@ -124,7 +127,7 @@ function sequence(chars: readonly string[], i: number, inGroup: boolean): [Eleme
       [min, max] = q === "*" ? [0, Infinity] : q === "+" ? [1, Infinity] : [0, 1];
       i++;
     } else if (q === "{") {
-      const bounds = /^\{(\d+)(?:(,)(\d*))?\}/.exec(chars.slice(i, i + 24).join(""));
+      const bounds = BOUNDS.exec(chars.slice(i, i + 24).join(""));
       if (!bounds) return undefined;
       min = Number(bounds[1]);
       max = bounds[2] === undefined ? min : bounds[3] === "" ? Infinity : Number(bounds[3]);
