@@ -82,7 +82,7 @@ export function program(): Command {
     });
   cli
     .command("bundle")
-    .description("pack the compiled server into an MCP Bundle (.mcpb): manifest.json and the server as one file")
+    .description("pack the compiled server into an MCP Bundle (.mcpb): manifest.json and the server bundled, started from one file")
     .argument("[schemas]", "the schemas folder", SHIP.schemas)
     .option("-e, --entry <file>", `the compiled server entry, bundled with everything it imports (default: the package's bin, else ${SHIP.entry})`)
     .option("-p, --package <file>", "package.json with name, version, description, author and mcpgen.settings", SHIP.package)
@@ -96,7 +96,8 @@ export function program(): Command {
       if (opts.quiet) return;
       const m = result.manifest;
       say(
-        `mcpgen: ${m.name} ${m.version} → ${shown(result.file)} (${kib(result.bytes)}; server ${kib(result.serverBytes)} from ${result.inputs} files; ` +
+        `mcpgen: ${m.name} ${m.version} → ${shown(result.file)} (${kib(result.bytes)}; server ${kib(result.serverBytes)} in ${result.serverFiles} files from ${result.inputs} sources, ` +
+          `${kib(result.startupBytes)} read at start-up; ` +
           `${m.tools?.length ?? 0} tools, ${m.prompts?.length ?? 0} prompts, ${Object.keys(m.user_config ?? {}).length} settings; ${seconds(started)})`,
       );
     });

@@ -1,12 +1,7 @@
 /**
- * `mcpgen bundle`: an MCP Bundle (.mcpb, a zip) holding manifest.json and the server as one ESM file.
- *
- * The compiled entry is bundled with esbuild into `server/index.mjs` together with the runtime, the
- * handlers, the validators and their dependencies, so the .mcpb needs nothing but `node`: no
- * node_modules to install or ship, and nothing platform-specific in it (the example server: 64 source
- * files → one 377 KiB file, a 61 KiB .mcpb). The registry's lazy
- * `import()`s of handlers and validators stay lazy: esbuild keeps each imported module behind an
- * initialiser that runs on the first call.
+ * `mcpgen bundle`: an MCP Bundle (.mcpb, a zip) holding manifest.json and the server bundled with
+ * everything it imports (server-bundle.ts), so the .mcpb needs nothing but `node`: no node_modules to
+ * install or ship, and nothing platform-specific in it.
  */
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
@@ -17,15 +12,18 @@ import { defaultBundleName, defaultEntry, display, resolveShipConfig, type ShipC
 import { BUNDLE_ENTRY, BUNDLE_ICON, mcpbManifest, type McpbManifest } from "./mcpb.js";
 import { writeOwned } from "./output.js";
 import { readProject } from "./project.js";
+import { bundleServer } from "./server-bundle.js";
 
 export interface BundleResult {
   config: ShipConfig;
   file: string;
   manifest: McpbManifest;
-  /** Sizes in bytes: the .mcpb, and the bundled server before compression. */
+  /** Sizes in bytes: the .mcpb; the bundled server before compression, and of it the file it starts with. */
   bytes: number;
   serverBytes: number;
-  /** Source files esbuild put into the server file. */
+  startupBytes: number;
+  /** The server's files, and the source files bundled into them. */
+  serverFiles: number;
   inputs: number;
 }
 
@@ -48,16 +46,26 @@ export async function bundle(options: ShipOptions = {}, mcpgenVersion = ""): Pro
   if (!(await stat(entry).catch(() => undefined))?.isFile()) {
     throw new OutputError(`the compiled server entry ${entryShown} does not exist: build the project first (mcpgen build, then tsc), or name it with --entry`);
   }
-  const server = await bundleServer(entry, entryShown);
+  const server = await bundleServer(entry, entryShown, config.cwd);
   const files: Record<string, [Uint8Array, { comment?: string }]> = {
     "manifest.json": [Buffer.from(JSON.stringify(manifest, null, 2) + "\n"), { comment: `${MARK} ${mcpgenVersion}`.trim() }],
-    [BUNDLE_ENTRY]: [server.code, {}],
+    ...Object.fromEntries([...server.files].map(([name, code]) => [name, [code, {}]])),
     ...(icon && { [BUNDLE_ICON]: [icon, {}] }),
   };
   const zip = zipSync(files, { level: 9, mtime: MTIME });
   const file = config.outFile ?? path.join(config.cwd, defaultBundleName(manifest.name, manifest.version));
   await writeOwned(file, display(config, file), zip, (existing) => existing.includes(MARK));
-  return { config, file, manifest, bytes: zip.length, serverBytes: server.code.length, inputs: server.inputs };
+  const sizes = [...server.files.values()].map((code) => code.length);
+  return {
+    config,
+    file,
+    manifest,
+    bytes: zip.length,
+    serverBytes: sizes.reduce((sum, size) => sum + size, 0),
+    startupBytes: server.files.get(BUNDLE_ENTRY)!.length,
+    serverFiles: server.files.size,
+    inputs: server.inputs,
+  };
 }
 
 async function readIcon(config: ShipConfig, diagnostics: Diagnostic[]): Promise<Uint8Array | undefined> {
@@ -70,32 +78,4 @@ async function readIcon(config: ShipConfig, diagnostics: Diagnostic[]): Promise<
     diagnostics.push({ file, pointer: "", message: `cannot be read: ${(error as Error).message}` });
   }
   return undefined;
-}
-
-async function bundleServer(entry: string, shown: string): Promise<{ code: Uint8Array; inputs: number }> {
-  // Loaded here: esbuild is needed by this command only.
-  const esbuild = await import("esbuild");
-  try {
-    const result = await esbuild.build({
-      entryPoints: [entry],
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      target: "node20",
-      outfile: BUNDLE_ENTRY,
-      write: false,
-      metafile: true,
-      logLevel: "silent",
-      // CommonJS dependencies bundled into ESM may still call require() for Node built-ins.
-      banner: { js: 'import { createRequire as __mcpgenCreateRequire } from "node:module";\nconst require = __mcpgenCreateRequire(import.meta.url);' },
-    });
-    const out = result.outputFiles[0];
-    if (!out) throw new OutputError(`esbuild produced no output for ${shown}`);
-    return { code: out.contents, inputs: Object.keys(result.metafile.inputs).length };
-  } catch (error) {
-    if (error instanceof OutputError) throw error;
-    const errors = (error as { errors?: { text: string; location?: { file: string; line: number } | null }[] }).errors;
-    const detail = errors?.map((e) => `  ${e.location ? `${e.location.file}:${e.location.line}: ` : ""}${e.text}`).join("\n") ?? String(error);
-    throw new OutputError(`bundling ${shown} failed:\n${detail}`);
-  }
 }

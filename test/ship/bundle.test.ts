@@ -1,7 +1,7 @@
 /**
  * `mcpgen bundle`: the .mcpb is accepted by the official MCP Bundle tool (@anthropic-ai/mcpb), and once
  * unpacked into an empty folder it runs with `node` exactly as its manifest says, serving the official
- * MCP client.
+ * MCP client, starting from one file and loading the rest from the bundle on first use.
  */
 import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempProject } from "../compiler/helpers.js";
 import { assertRuntimeBuilt } from "../runtime/helpers/e2e.js";
@@ -17,6 +18,11 @@ import { EXAMPLE_ENTRY, EXAMPLE_SCHEMAS, examplePackage, mcpb, mcpgen, writeJson
 const LISTED = ["add", "create_task", "delete_task", "fetch_page_title", "get_task", "list_tasks", "update_task"];
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(24)]);
 const outside: string[] = [];
+/** `node --import` it: every module the process loads is reported on stderr as "[load] <url>". */
+const REPORT_LOADS = fileURLToPath(new URL("../runtime/helpers/report-loads.mjs", import.meta.url));
+
+/** The modules a bundled file imports statically (esbuild writes one import statement per line). */
+const staticImports = (code: string): string[] => [...code.matchAll(/^import [^;]*?from "([^"]+)";$|^import "([^"]+)";$/gm)].map((m) => (m[1] ?? m[2]) as string);
 
 /** A folder in the system temp dir with no node_modules anywhere above it: what the unpacked bundle gets. */
 async function bareFolder(): Promise<string> {
@@ -47,11 +53,15 @@ beforeAll(assertRuntimeBuilt);
 describe("mcpgen bundle", () => {
   it("writes an .mcpb that the official mcpb tool unpacks and validates", async () => {
     const { dir, file, stderr } = await bundled();
-    expect(stderr).toMatch(/acme-tasks-mcp-1\.0\.0\.mcpb \(\d+\.\d KiB; server \d+\.\d KiB from \d+ files; 7 tools, 2 prompts, 3 settings; \d+\.\d\d s\)\n$/);
+    expect(stderr).toMatch(/acme-tasks-mcp-1\.0\.0\.mcpb \(\d+\.\d KiB; server \d+\.\d KiB in \d+ files from \d+ sources, \d+\.\d KiB read at start-up; 7 tools, 2 prompts, 3 settings; \d+\.\d\d s\)\n$/);
     const unpacked = await bareFolder();
     const unpack = await mcpb(dir, "unpack", file, unpacked);
     expect(unpack.code, unpack.stderr).toBe(0);
-    expect((await readdir(unpacked, { recursive: true })).sort()).toEqual(["icon.png", "manifest.json", "server", "server/index.mjs"]);
+    const files = (await readdir(unpacked, { recursive: true })).sort();
+    expect(files.filter((f) => !f.startsWith("server/lazy/"))).toEqual(["icon.png", "manifest.json", "server", "server/index.mjs", "server/lazy"]);
+    // A tool's handler and validators, and the runtime's lazily loaded parts, are files of their own.
+    expect(files.filter((f) => f.startsWith("server/lazy/")).length).toBeGreaterThan(15);
+    for (const f of files.filter((f) => f.startsWith("server/lazy/"))) expect(f).toMatch(/^server\/lazy\/[\w.-]+\.mjs$/);
 
     const validated = await mcpb(unpacked, "validate", "manifest.json");
     expect(validated.stdout).toContain("Manifest schema validation passes!");
@@ -108,14 +118,24 @@ describe("mcpgen bundle", () => {
     expect((await mcpb(dir, "unpack", file, unpacked)).code).toBe(0);
     const { server } = JSON.parse(await readFile(path.join(unpacked, "manifest.json"), "utf8"));
     expect(server.mcp_config.command).toBe("node");
+    // Start-up reads one file: the entry, the runtime's main module and the registry.
+    expect(staticImports(await readFile(path.join(unpacked, server.entry_point), "utf8")).every((from) => from.startsWith("node:"))).toBe(true);
     const args = (server.mcp_config.args as string[]).map((a) => a.replaceAll("${__dirname}", unpacked));
-    const transport = new StdioClientTransport({ command: process.execPath, args, cwd: unpacked, env: { PATH: process.env.PATH ?? "", TASKS_API_KEY: "k" }, stderr: "pipe" });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ["--import", REPORT_LOADS, ...args],
+      cwd: unpacked,
+      env: { PATH: process.env.PATH ?? "", TASKS_API_KEY: "k" },
+      stderr: "pipe",
+    });
+    let loads = "";
+    transport.stderr?.on("data", (chunk: Buffer) => (loads += chunk.toString()));
     const client = new Client({ name: "bundle-test", version: "1.0.0" });
     try {
       await client.connect(transport);
       expect(client.getServerVersion()).toMatchObject({ name: "mcpgen-example-tasks", version: "1.0.0" });
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(LISTED);
-      // Handlers and validators are loaded lazily from inside the one file: a tool with formats and $defs.
+      // Handlers and validators load from the bundle on a tool's first call: a tool with formats and $defs.
       expect((await client.callTool({ name: "add", arguments: { a: 2, b: 40 } })).structuredContent).toEqual({ sum: 42 });
       const created = await client.callTool({ name: "create_task", arguments: { title: "Ship it", assignee: { name: "Ada", email: "ada@example.com" } } });
       expect(created.structuredContent).toMatchObject({ id: "T-2", title: "Ship it", status: "open" });
@@ -125,6 +145,43 @@ describe("mcpgen bundle", () => {
       expect((await client.getPrompt({ name: "summarize_task", arguments: { id: "T-2" } })).messages.length).toBeGreaterThan(0);
     } finally {
       await client.close();
+    }
+    // Every module the server loaded is a file of the bundle, the lazily loaded parts among them.
+    const urls = [...loads.matchAll(/^\[load\] (file:\S+)$/gm)].map((m) => fileURLToPath(m[1] as string));
+    expect(urls.filter((f) => !f.startsWith(`${unpacked}${path.sep}server${path.sep}`))).toEqual([]);
+    expect(urls.filter((f) => f.includes(`${path.sep}lazy${path.sep}`)).length).toBeGreaterThan(3);
+  });
+
+  it("holds each module once: the runtime's classes, and a module both the entry and a handler import", async () => {
+    // A custom entry that imports the add handler itself: the registry imports it too, lazily.
+    const dir = await tempProject();
+    await writeJson(path.join(dir, "package.json"), examplePackage());
+    const entry = path.join(dir, "entry.mjs");
+    const handler = path.join(path.dirname(path.dirname(EXAMPLE_ENTRY)), "src", "handlers", "add.js");
+    await writeFile(entry, `import add from ${JSON.stringify(handler)};\nif (typeof add !== "function") throw new Error("no handler");\nawait import(${JSON.stringify(EXAMPLE_ENTRY)});\n`);
+    for (const [entryFile, expectLazyIndex] of [[EXAMPLE_ENTRY, true], [entry, false]] as const) {
+      const result = await mcpgen(dir, "bundle", EXAMPLE_SCHEMAS, "--entry", entryFile, "--out", "b.mcpb", "--quiet");
+      expect(result, result.stderr).toMatchObject({ code: 0, stderr: "" });
+      const unpacked = await bareFolder();
+      expect((await mcpb(dir, "unpack", path.join(dir, "b.mcpb"), unpacked)).code).toBe(0);
+      const files = (await readdir(path.join(unpacked, "server"), { recursive: true })).filter((f) => f.endsWith(".mjs"));
+      const texts = await Promise.all(files.map((f) => readFile(path.join(unpacked, "server", f), "utf8")));
+      const count = (needle: RegExp) => texts.reduce((n, text) => n + (text.match(needle)?.length ?? 0), 0);
+      expect(count(/\bToolError = class\b/g)).toBe(1);
+      expect(count(/sum: a \+ b/g)).toBe(1);
+      // Lazily loaded parts import the runtime's main module from the entry file, when it holds it.
+      expect(texts.some((text) => text.includes('from "../index.mjs"'))).toBe(expectLazyIndex);
+      const transport = new StdioClientTransport({ command: process.execPath, args: [path.join(unpacked, "server", "index.mjs")], cwd: unpacked, env: { PATH: process.env.PATH ?? "", TASKS_API_KEY: "k" }, stderr: "pipe" });
+      const client = new Client({ name: "bundle-test", version: "1.0.0" });
+      try {
+        await client.connect(transport);
+        expect((await client.callTool({ name: "add", arguments: { a: 1, b: 2 } })).structuredContent).toEqual({ sum: 3 });
+        const missing = await client.callTool({ name: "get_task", arguments: { id: "T-404" } });
+        expect(missing.isError).toBe(true); // a ToolError the runtime recognizes: its own message, not an internal error
+        expect(JSON.stringify(missing.content)).toContain("T-404");
+      } finally {
+        await client.close();
+      }
     }
   });
 
