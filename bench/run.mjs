@@ -22,8 +22,9 @@
  *                (`list_tasks` over ten seeded tasks; the echo filters a copy of mcpgen's task store as the
  *                example's handler does, and its answer must equal mcpgen's)
  *   100 tools    cold starts (spawn → `initialize` and `tools/list` answered; one process at a time; when
- *                NODE_EXTRA_CA_CERTS is set, also without it: lib/node-start.mjs), then sequential `tools/list` on each
- *                peer's last process, in slices taking turns
+ *                NODE_EXTRA_CA_CERTS is set, also without it: lib/node-start.mjs), mcpgen's also as the MCP Bundle
+ *                `mcpgen bundle` makes of the same server (held against the echo's, itself one file), then
+ *                sequential `tools/list` on each peer's last process, in slices taking turns
  * Server CPU is read from /proc (all threads) around each slice; the figures are medians over rounds.
  *
  *   node bench/run.mjs [--quick] [--rounds N] [--peers mcpgen,sdk-v1,sdk-v2,echo,echo-busy] [--json] [--keep]
@@ -99,6 +100,8 @@ const METRICS = [
   ["pinSearchCpuUs", "  server CPU per call, µs", "us", false, "cost"],
   ["coldMs", "cold start, 100 tools (spawn → initialize + tools/list), ms", "ms", false, "cost"],
   ["coldBareMs", "  the same, Node started without NODE_EXTRA_CA_CERTS (only when it is set), ms", "ms", false, "cost"],
+  ["coldMcpbMs", "  the same server as an MCP Bundle (mcpgen bundle; the echo as it is), ms", "ms", false, "cost"],
+  ["coldMcpbBareMs", "    and without NODE_EXTRA_CA_CERTS, ms", "ms", false, "cost"],
   ["listRate", "tools/list, 100 tools (sequential), per s", "rate", true, "rate"],
   ["listCpuUs", "  server CPU per tools/list, µs", "int", false, "cost"],
   ["idleRssMiB", "idle RSS (after initialize + 1 call), MiB", "mib", false],
@@ -176,7 +179,14 @@ function definePeers(built) {
   const node = (file, ...rest) => ({ command: process.execPath, args: [file, ...rest] });
   const tools = built.tools100.toolsJson;
   return [
-    { key: "mcpgen", label: "mcpgen", description: "generated server (mcpgen/runtime)", add: node(built.example.entry), tools100: node(built.tools100.entry) },
+    {
+      key: "mcpgen",
+      label: "mcpgen",
+      description: "generated server (mcpgen/runtime)",
+      add: node(built.example.entry),
+      tools100: node(built.tools100.entry),
+      mcpb100: node(built.tools100.mcpbEntry),
+    },
     {
       key: "sdk-v1",
       label: "SDK v1",
@@ -351,24 +361,32 @@ async function benchPinned(order, root) {
 async function bench100(order, root, tools) {
   const colds = order.map(() => []);
   const coldsBare = order.map(() => []);
+  const coldsMcpb = order.map(() => []);
+  const coldsMcpbBare = order.map(() => []);
   const procs = [];
   try {
-    /** One cold start of `peer` (in `env`, or this process's): the process, listed, and its time to the list. */
-    const start = async (peer, env) => {
-      const p = spawnPeer({ ...peer.tools100, cwd: root, env });
+    /** One cold start of `spec` (in `env`, or this process's): the process, listed, and its time to the list. */
+    const start = async (spec, env) => {
+      const p = spawnPeer({ ...spec, cwd: root, env });
       await p.handshake();
       const list = await p.request("tools/list", {});
       if (list.tools?.length !== tools) throw new Error(`${peer.label} listed ${list.tools?.length} tools, expected ${tools}`);
       return { p, ms: performance.now() - p.startedAt };
     };
+    /** One cold start of `spec` that is not kept, its time pushed onto `into`. */
+    const once = async (spec, env, into) => {
+      const { p, ms } = await start(spec, env);
+      into.push(ms);
+      await p.close();
+    };
     for (let k = 0; k < plan.coldRuns; k++) {
       for (const [i, peer] of order.entries()) {
-        if (BARE_ENV) {
-          const bare = await start(peer, BARE_ENV);
-          coldsBare[i].push(bare.ms);
-          await bare.p.close();
+        if (BARE_ENV) await once(peer.tools100, BARE_ENV, coldsBare[i]);
+        if (peer.mcpb100) {
+          if (BARE_ENV) await once(peer.mcpb100, BARE_ENV, coldsMcpbBare[i]);
+          await once(peer.mcpb100, undefined, coldsMcpb[i]);
         }
-        const { p, ms } = await start(peer, undefined);
+        const { p, ms } = await start(peer.tools100, undefined);
         colds[i].push(ms);
         if (k < plan.coldRuns - 1) await p.close();
         else procs.push(p);
@@ -388,6 +406,9 @@ async function bench100(order, root, tools) {
         coldMs: median(colds[i]),
         coldRunsMs: colds[i].map(round1),
         coldBareMs: BARE_ENV ? median(coldsBare[i]) : undefined,
+        // The echo is one file as it is: its bundle would be itself.
+        coldMcpbMs: peer.mcpb100 ? median(coldsMcpb[i]) : peer.key === "echo" ? median(colds[i]) : undefined,
+        coldMcpbBareMs: !BARE_ENV ? undefined : peer.mcpb100 ? median(coldsMcpbBare[i]) : peer.key === "echo" ? median(coldsBare[i]) : undefined,
         listRate: list.rate,
         listCpuUs: list.cpuUs,
         listP50Us: list.p50Us,

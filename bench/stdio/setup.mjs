@@ -9,12 +9,14 @@
  *               (types erased, nothing else changes; a full `tsc` of 100 tools would take ~13 s per run)
  *   tools100/tools.json   `{ server, tools }`: the exact `tools/list` entries of that registry, which the SDK
  *               peers turn into zod schemas and the echo peer answers with
+ *   tools100/mcpb/  that server packed by `mcpgen bundle` and unpacked: the MCP Bundle form of the same server
  */
 import { spawn } from "node:child_process";
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { unzipSync } from "fflate";
 import { writeFixture } from "../lib/fixtures.mjs";
 
 const require = createRequire(import.meta.url);
@@ -71,8 +73,18 @@ async function buildFixture(repo, dir, seed, log) {
   if (tools.length !== 100) throw new Error(`the 100-tool fixture lists ${tools.length} tools`);
   const toolsJson = path.join(dir, "tools.json");
   writeFileSync(toolsJson, JSON.stringify({ server: registry.server, tools }));
+  log("100 tools: mcpgen bundle");
+  // An MCP Bundle names its version and author, which the fixture's package.json has no need of.
+  writeFileSync(path.join(dir, "bundle-package.json"), JSON.stringify({ name: "bench-tools100", version: "1.0.0", author: "mcpgen bench", description: "The 100-tool fixture" }));
+  const mcpbArgs = ["bundle", "schemas", "--entry", "build/generated/server.gen.js", "--package", "bundle-package.json", "--out", "tools100.mcpb", "--quiet"];
+  await run(process.execPath, [path.join(repo, "bin", "mcpgen.js"), ...mcpbArgs], dir);
+  for (const [name, bytes] of Object.entries(unzipSync(readFileSync(path.join(dir, "tools100.mcpb"))))) {
+    mkdirSync(path.dirname(path.join(dir, "mcpb", name)), { recursive: true });
+    writeFileSync(path.join(dir, "mcpb", name), bytes);
+  }
   return {
     entry: path.join(dir, "build", "generated", "server.gen.js"),
+    mcpbEntry: path.join(dir, "mcpb", "server", "index.mjs"),
     toolsJson,
     tools: tools.length,
     listBytes: Buffer.byteLength(registry.toolsListJson ?? JSON.stringify(tools)),
