@@ -3,15 +3,18 @@
  * unpacked into an empty folder it runs with `node` exactly as its manifest says, serving the official
  * MCP client, starting from one file and loading the rest from the bundle on first use.
  */
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempProject } from "../compiler/helpers.js";
+import { listeningUrl } from "../helpers/wait.js";
 import { assertRuntimeBuilt } from "../runtime/helpers/e2e.js";
 import { EXAMPLE_ENTRY, EXAMPLE_SCHEMAS, examplePackage, mcpb, mcpgen, writeJson } from "./helpers.js";
 
@@ -150,6 +153,23 @@ describe("mcpgen bundle", () => {
     const urls = [...loads.matchAll(/^\[load\] (file:\S+)$/gm)].map((m) => fileURLToPath(m[1] as string));
     expect(urls.filter((f) => !f.startsWith(`${unpacked}${path.sep}server${path.sep}`))).toEqual([]);
     expect(urls.filter((f) => f.includes(`${path.sep}lazy${path.sep}`)).length).toBeGreaterThan(3);
+  });
+
+  it("serves Streamable HTTP from the bundle, the transport loaded from its lazily loaded files", async () => {
+    const { dir, file } = await bundled();
+    const unpacked = await bareFolder();
+    expect((await mcpb(dir, "unpack", file, unpacked)).code).toBe(0);
+    const child = spawn(process.execPath, [path.join(unpacked, "server", "index.mjs"), "--http", "--port", "0"], { cwd: unpacked, env: { PATH: process.env.PATH ?? "", TASKS_API_KEY: "k" } });
+    const client = new Client({ name: "bundle-test", version: "1.0.0" });
+    try {
+      const url = await listeningUrl(child);
+      expect(new URL(url).hostname).toBe("127.0.0.1");
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      expect((await client.callTool({ name: "add", arguments: { a: 20, b: 22 } })).structuredContent).toEqual({ sum: 42 });
+    } finally {
+      await client.close();
+      child.kill();
+    }
   });
 
   it("holds each module once: the runtime's classes, and a module both the entry and a handler import", async () => {
