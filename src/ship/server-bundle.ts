@@ -111,8 +111,6 @@ async function startupInOneFile(esbuild: Esbuild, entry: string, cwd: string): P
     },
   };
   const startup = await esbuild.build({ ...options(cwd), entryPoints: [START], outfile: path.join(cwd, BUNDLE_ENTRY), plugins: [first] });
-  const [index] = startup.outputFiles;
-  if (!index) throw new OutputError("esbuild produced no server entry");
   const names = Object.values(startup.metafile.outputs)[0]?.exports ?? [];
 
   const second: Plugin = {
