@@ -133,6 +133,19 @@ describe("the pattern engine's choice", () => {
     ["^[a-z0-9]+(?:-[a-z0-9]+)*$", true],
     ["^(?:ab)*c$", true],
     ["^(ab)+$", true],
+    // Alternatives, when no two of them can start with the same character.
+    ["^(0[1-9]|1[0-2])$", true],
+    ["^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$", true],
+    ["^([01]\\d|2[0-3]):[0-5]\\d$", true],
+    ["^(https?|ftp)://[^ ]+$", true],
+    ["^(ab|cd)*e$", true],
+    ["^(a|ab)c$", false], // both may start with a
+    ["^(GET|POST|PUT)$", false], // the same, however short the alternatives
+    ["^(a+|b)+$", false], // an alternative's repetition can run into the group's next iteration
+    ["^(a|b)*a$", false], // the group can match what follows it
+    ["^(https?|ftp)s$", false], // an alternative's optional end can match what follows the group
+    ["^(a||b)$", false], // an empty alternative
+    ["^((a|b)c)+$", false], // nested
   ])("%s runs natively: %s", (pattern, native) => {
     expect(engine.backtrackSafe(pattern)).toBe(native);
     expect(engine.default(pattern, "u") instanceof RegExp).toBe(native);
@@ -157,6 +170,9 @@ describe("the pattern engine's choice", () => {
       ["^\\w+@\\w+\\.\\w+$", ["me@x.io", "me@x", "a".repeat(50_000) + "@" + "b".repeat(50_000) + "!", "a@b.c.d"]],
       ["^[a-z0-9]+(?:-[a-z0-9]+)*$", ["my-slug-1", "-x", "x-", "a--b", "a-".repeat(50_000) + "a!", "ab-".repeat(30_000) + "-"]],
       ["^[^.][^/]*(/[^.][^/]*)*$", ["a/b", ".a", "a/.b", "a/".repeat(50_000) + ".", "ab/".repeat(30_000) + "/"]],
+      ["^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$", ["2026-11-27", "2026-13-01", "2026-00-10", "2026-02-32", "2026-1-1", "9".repeat(100_000)]],
+      ["^(https?|ftp)://[^ ]+$", ["https://x.io", "ftp://a", "httpss://a", "http://", "http://" + "a".repeat(100_000) + " "]],
+      ["^(ab|cd)*e$", ["e", "abcde", "abce", "ab".repeat(30_000) + "cd".repeat(20_000) + "!", "abc".repeat(30_000)]],
     ];
     const started = performance.now();
     for (const [pattern, inputs] of cases) {

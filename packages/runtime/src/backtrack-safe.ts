@@ -15,7 +15,8 @@ export interface Pattern {
  * backreference, and no repetition whose length varies with the input (`*`, `+`, `{n,}`, `{n,m}` with
  * m > n; `?` and `{n}` are bounded by the pattern) or, anchored at the start (one starting position),
  * exactly one; or, anchored, the shape of `separatedRepetitions`: whatever may repeat or be left out
- * cannot match what may follow it (`^v[0-9]+\.[0-9]+$`, `^[a-z0-9]+(?:-[a-z0-9]+)*$`).
+ * cannot match what may follow it, and a group's alternatives start with different characters
+ * (`^v[0-9]+\.[0-9]+$`, `^[a-z0-9]+(?:-[a-z0-9]+)*$`, `^(0[1-9]|1[0-2])$`).
  */
 export function backtrackSafe(pattern: string): boolean {
   return oneRepetition(pattern) || separatedRepetitions(pattern);
@@ -59,8 +60,8 @@ type CharSet = readonly (readonly [number, number])[];
 interface Element {
   /** A character's code points; undefined for a group. */
   readonly set?: CharSet;
-  /** A group's characters, the first of them required. */
-  readonly body?: readonly Element[];
+  /** A group's alternatives: characters, the first of each required. */
+  readonly alternatives?: readonly (readonly Element[])[];
   readonly min: number;
   readonly max: number;
 }
@@ -74,13 +75,14 @@ const LINE_TERMINATORS: CharSet = [[0x0a, 0x0a], [0x0d, 0x0d], [0x2028, 0x2029]]
 const CONTROL_ESCAPES: Record<string, number> = { t: 0x09, n: 0x0a, v: 0x0b, f: 0x0c, r: 0x0d };
 
 /**
- * The second shape of `backtrackSafe`: `^`, then characters and groups of characters (not nested, without
- * alternatives) each with an optional greedy quantifier, then an optional `$`; where whatever may repeat or
- * be left out cannot match the first character of what may come next (the next iteration of its group
- * included). Each choice between repeating and going on is then decided by the next character of the
- * input, and backtracking undoes each wrong one at once: `^[a-z0-9]+(?:-[a-z0-9]+)*$`, `^v[0-9]+\.[0-9]+$`.
- * Anything this parser does not know (`\p{…}`, `\b`, a lazy quantifier, a surrogate escape, a lookaround)
- * is not this shape.
+ * The second shape of `backtrackSafe`: `^`, then characters and groups of characters (not nested, their
+ * alternatives separated by `|`) each with an optional greedy quantifier, then an optional `$`; where
+ * whatever may repeat or be left out cannot match the first character of what may come next (the next
+ * iteration of its group included), and no two alternatives of a group can start with the same character.
+ * Each choice (repeating or going on, one alternative or the next) is then decided by the next character of
+ * the input, and backtracking undoes each wrong one at once: `^[a-z0-9]+(?:-[a-z0-9]+)*$`,
+ * `^v[0-9]+\.[0-9]+$`, `^\d{4}-(0[1-9]|1[0-2])$`. Anything this parser does not know (`\p{…}`, `\b`, a lazy
+ * quantifier, a surrogate escape, a lookaround) is not this shape.
  */
 function separatedRepetitions(pattern: string): boolean {
   const chars = [...pattern];
@@ -93,23 +95,30 @@ function separatedRepetitions(pattern: string): boolean {
 }
 
 /**
- * The elements from `chars[i]` up to the end, a `$` (at the top) or the `)` closing a group (`inGroup`), and
- * where they stop; undefined when the pattern is not this shape.
+ * The elements from `chars[i]` up to the end, a `$` (at the top) or, in a group (`inGroup`), the `|` or `)`
+ * ending an alternative, and where they stop; undefined when the pattern is not this shape.
  */
 function sequence(chars: readonly string[], i: number, inGroup: boolean): [Element[], number] | undefined {
   const elements: Element[] = [];
   while (i < chars.length) {
     const c = chars[i]!;
-    if (c === "$" || (c === ")" && inGroup)) break;
-    let element: { set?: CharSet; body?: Element[] } | undefined;
+    if (c === "$" || (inGroup && (c === ")" || c === "|"))) break;
+    let element: { set?: CharSet; alternatives?: Element[][] } | undefined;
     if (c === "(") {
       if (inGroup) return undefined;
       const open = chars[i + 1] === "?" ? (chars[i + 2] === ":" ? 3 : 0) : 1; // (?:…) or (…); no lookaround
       if (open === 0) return undefined;
-      const inner = sequence(chars, i + open, true);
-      if (inner === undefined || chars[inner[1]] !== ")" || inner[0].length === 0 || inner[0][0]!.min === 0) return undefined;
-      element = { body: inner[0] };
-      i = inner[1] + 1;
+      const alternatives: Element[][] = [];
+      let at = i + open - 1;
+      do {
+        const inner = sequence(chars, at + 1, true);
+        if (inner === undefined || inner[0].length === 0 || inner[0][0]!.min === 0) return undefined;
+        alternatives.push(inner[0]);
+        at = inner[1];
+      } while (chars[at] === "|");
+      if (chars[at] !== ")") return undefined;
+      element = { alternatives };
+      i = at + 1;
     } else {
       let set: CharSet | undefined;
       if (c === "\\") [set, i] = escapeSet(chars, i + 1, false);
@@ -140,12 +149,13 @@ function sequence(chars: readonly string[], i: number, inGroup: boolean): [Eleme
 }
 
 /** The code points a match of `element` can start with. */
-const first = (element: Element): CharSet => element.set ?? first(element.body![0]!);
+const first = (element: Element): CharSet => element.set ?? normalize(element.alternatives!.flatMap((alternative) => first(alternative[0]!).map(([a, b]) => [a, b] as [number, number])));
 
 /**
  * Whether every choice in `elements` is decided by the next character: each element that may repeat or be
- * left out, and a group that may start again, shares no code point with what may follow it. `after` is
- * what may follow the whole sequence (the sets of its possible next characters; none at the end of input).
+ * left out, and a group that may start again, shares no code point with what may follow it, and a group's
+ * alternatives share none among their first characters. `after` is what may follow the whole sequence (the
+ * sets of its possible next characters; none at the end of input).
  */
 function decided(elements: readonly Element[], after: readonly CharSet[]): boolean {
   /** What may follow the element at `k`: the first characters of the next ones, up to one that is required. */
@@ -158,8 +168,13 @@ function decided(elements: readonly Element[], after: readonly CharSet[]): boole
     const following = follow(k);
     if (element.max !== element.min && following.some((set) => !disjoint(first(element), set))) return false;
     if (element.set !== undefined) return true;
-    // A group's last character is followed by its first one when it may start again, then by what follows it.
-    return decided(element.body!, element.max > 1 ? [first(element), ...following] : following);
+    const alternatives = element.alternatives!;
+    const starts = alternatives.map((alternative) => first(alternative[0]!));
+    if (starts.some((set, a) => starts.slice(a + 1).some((other) => !disjoint(set, other)))) return false;
+    // An alternative's last character is followed by the group's first one when the group may start again,
+    // then by what follows the group.
+    const then = element.max > 1 ? [first(element), ...following] : following;
+    return alternatives.every((alternative) => decided(alternative, then));
   });
 }
 
