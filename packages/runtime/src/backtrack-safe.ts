@@ -15,8 +15,9 @@ export interface Pattern {
  * backreference, and no repetition whose length varies with the input (`*`, `+`, `{n,}`, `{n,m}` with
  * m > n; `?` and `{n}` are bounded by the pattern) or, anchored at the start (one starting position),
  * exactly one; or, anchored, the shape of `separatedRepetitions`: whatever may repeat or be left out
- * cannot match what may follow it, and a group's alternatives start with different characters
- * (`^v[0-9]+\.[0-9]+$`, `^[a-z0-9]+(?:-[a-z0-9]+)*$`, `^(0[1-9]|1[0-2])$`).
+ * cannot match what may follow it, and a group's alternatives start with different characters but in one
+ * group that matches at most once (`^v[0-9]+\.[0-9]+$`, `^[a-z0-9]+(?:-[a-z0-9]+)*$`, `^(0[1-9]|1[0-2])$`,
+ * `^(GET|POST|PUT)$`).
  */
 export function backtrackSafe(pattern: string): boolean {
   return oneRepetition(pattern) || separatedRepetitions(pattern);
@@ -78,9 +79,9 @@ const CONTROL_ESCAPES: Record<string, number> = { t: 0x09, n: 0x0a, v: 0x0b, f: 
  * The second shape of `backtrackSafe`: `^`, then characters and groups of characters (not nested, their
  * alternatives separated by `|`) each with an optional greedy quantifier, then an optional `$`; where
  * whatever may repeat or be left out cannot match the first character of what may come next (the next
- * iteration of its group included), and no two alternatives of a group can start with the same character.
- * Each choice (repeating or going on, one alternative or the next) is then decided by the next character of
- * the input, and backtracking undoes each wrong one at once: `^[a-z0-9]+(?:-[a-z0-9]+)*$`,
+ * iteration of its group included), and no two alternatives of a group can start with the same character
+ * (but in one group, see `decided`). Each choice (repeating or going on, one alternative or the next) is then
+ * decided by the next character of the input, and backtracking undoes each wrong one at once: `^[a-z0-9]+(?:-[a-z0-9]+)*$`,
  * `^v[0-9]+\.[0-9]+$`, `^\d{4}-(0[1-9]|1[0-2])$`. Anything this parser does not know (`\p{…}`, `\b`, a lazy
  * quantifier, a surrogate escape, a lookaround) is not this shape.
  */
@@ -91,7 +92,7 @@ function separatedRepetitions(pattern: string): boolean {
   if (parsed === undefined) return false;
   const [elements, end] = parsed;
   if (end !== chars.length && !(end === chars.length - 1 && chars[end] === "$")) return false;
-  return decided(elements, []);
+  return decided(elements, [], { shared: 1 });
 }
 
 /**
@@ -156,8 +157,13 @@ const first = (element: Element): CharSet => element.set ?? normalize(element.al
  * left out, and a group that may start again, shares no code point with what may follow it, and a group's
  * alternatives share none among their first characters. `after` is what may follow the whole sequence (the
  * sets of its possible next characters; none at the end of input).
+ *
+ * One exception, counted in `budget.shared`: a single group of the whole pattern that matches at most once
+ * may have alternatives starting alike (`^(GET|POST|PUT)$`, `^(http|https)://`). A failed match then tries
+ * each of them, every other choice still decided: as many linear passes as it has alternatives. Two such
+ * groups would multiply their alternatives, a repeated one the passes per iteration.
  */
-function decided(elements: readonly Element[], after: readonly CharSet[]): boolean {
+function decided(elements: readonly Element[], after: readonly CharSet[], budget: { shared: number }): boolean {
   /** What may follow the element at `k`: the first characters of the next ones, up to one that is required. */
   const follow = (k: number): CharSet[] => {
     const next = elements[k + 1];
@@ -170,11 +176,14 @@ function decided(elements: readonly Element[], after: readonly CharSet[]): boole
     if (element.set !== undefined) return true;
     const alternatives = element.alternatives!;
     const starts = alternatives.map((alternative) => first(alternative[0]!));
-    if (starts.some((set, a) => starts.slice(a + 1).some((other) => !disjoint(set, other)))) return false;
+    if (starts.some((set, a) => starts.slice(a + 1).some((other) => !disjoint(set, other)))) {
+      if (element.max > 1 || budget.shared === 0) return false;
+      budget.shared--;
+    }
     // An alternative's last character is followed by the group's first one when the group may start again,
     // then by what follows the group.
     const then = element.max > 1 ? [first(element), ...following] : following;
-    return alternatives.every((alternative) => decided(alternative, then));
+    return alternatives.every((alternative) => decided(alternative, then, budget));
   });
 }
 
