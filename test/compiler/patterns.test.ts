@@ -120,6 +120,13 @@ describe("the pattern engine's choice", () => {
     ["^\\w+\\b\\w+$", false], // an assertion between them: not a character
     ["^\\p{L}+-\\p{L}+$", false], // a property's code points are not worked out
     ["^a+?b+$", false], // lazy
+    // Optional characters: each one doubles the ways a failing match may take through them.
+    ["colou?r", true],
+    ["^\\d{3}-?\\d{3}-?\\d{4}$", true],
+    ["^a?a?a?a?a+$", true], // four, and one repetition
+    ["^a?a?a?a?a?aaaaa$", false], // five that can trade characters with what follows them
+    ["^" + "a?".repeat(24) + "a".repeat(24) + "$", false],
+    ["^x?y?z?w?v?u$", true], // five, none of which can match what follows it
     // Each repetition last, or followed by a character it cannot match and that must be there.
     ["^a+b+$", true],
     ["^a{2,5}b{1,}$", true],

@@ -12,8 +12,8 @@ export interface Pattern {
 
 /**
  * True when a backtracking engine needs time linear in the input. Either no group, alternation or
- * backreference, and no repetition whose length varies with the input (`*`, `+`, `{n,}`, `{n,m}` with
- * m > n; `?` and `{n}` are bounded by the pattern) or, anchored at the start (one starting position),
+ * backreference, at most `MAX_OPTIONAL` optional characters (`x?`), and no repetition whose length varies
+ * with the input (`*`, `+`, `{n,}`, `{n,m}` with m > n) or, anchored at the start (one starting position),
  * exactly one; or, anchored, the shape of `separatedRepetitions`: whatever may repeat or be left out
  * cannot match what may follow it, and a group's alternatives start with different characters but in one
  * group that matches at most once (`^v[0-9]+\.[0-9]+$`, `^[a-z0-9]+(?:-[a-z0-9]+)*$`, `^(0[1-9]|1[0-2])$`,
@@ -26,12 +26,26 @@ export function backtrackSafe(pattern: string): boolean {
 /** A counted repetition (`{n}`, `{n,}`, `{n,m}`) at the start of the text: n, the comma, m. */
 const BOUNDS = /^\{(\d+)(?:(,)(\d*))?\}/;
 
+/**
+ * How many optional characters (`x?`) the first shape of `backtrackSafe` may have. Each may match or not, so
+ * a failing match may try 2^n ways through them from each starting position whatever the input's length:
+ * `^a?a?…a?aa…a$` with 24 of each took ~0.1 s on 49 characters, and about twice as long with each one more. With up to
+ * this many the factor stays small; a pattern with more is left to `separatedRepetitions`, which accepts it
+ * only when what each optional character may leave out cannot match what follows it.
+ */
+const MAX_OPTIONAL = 4;
+
 function oneRepetition(pattern: string): boolean {
   const anchored = pattern.startsWith("^");
   let repeats = 0;
+  let optional = 0;
   let inClass = false;
+  /** The token before was a quantifier: a `?` after it makes it lazy rather than optional. */
+  let quantified = false;
   for (let i = anchored ? 1 : 0; i < pattern.length; i++) {
     const c = pattern[i];
+    const afterQuantifier: boolean = quantified;
+    quantified = false;
     if (c === "\\") {
       const next = pattern[i + 1];
       if (next === "k" || (next !== undefined && next >= "1" && next <= "9")) return false;
@@ -47,12 +61,20 @@ function oneRepetition(pattern: string): boolean {
       return false;
     } else if (c === "*" || c === "+") {
       repeats++;
+      quantified = true;
+    } else if (c === "?" && !afterQuantifier) {
+      optional++;
+      quantified = true;
     } else if (c === "{") {
       const bounds = BOUNDS.exec(pattern.slice(i));
-      if (bounds?.[2] !== undefined && (bounds[3] === "" || Number(bounds[3]) > Number(bounds[1]))) repeats++;
+      if (bounds) {
+        if (bounds[2] !== undefined && (bounds[3] === "" || Number(bounds[3]) > Number(bounds[1]))) repeats++;
+        i += bounds[0].length - 1;
+        quantified = true;
+      }
     }
   }
-  return repeats === 0 || (anchored && repeats === 1);
+  return optional <= MAX_OPTIONAL && (repeats === 0 || (anchored && repeats === 1));
 }
 
 /** Code points as sorted, disjoint, inclusive ranges. */
