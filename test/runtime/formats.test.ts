@@ -73,3 +73,51 @@ describe("format date-time", () => {
     expect(inputs.size - passing).toBeGreaterThan(1000);
   });
 });
+
+describe("format url", () => {
+  const expression = (ajvFormats as unknown as { fullFormats: { url: RegExp } }).fullFormats.url;
+  const url = runtime.url!.validate;
+
+  it("passes what ajv-formats' expression passes and refuses what it refuses", () => {
+    const next = random(41);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+    const some = (items: readonly string[], most: number, least = 0): string =>
+      Array.from({ length: least + Math.floor(next() * (most - least + 1)) }, () => pick(items)).join("");
+    const inputs = new Set<string>([
+      "http://example.com", "http://user:pass@example.com:8080/path?q=1#f", "http://a@b@example.com", "http://example.com/a@b",
+      "http://a/b@example.com", "http://10.0.0.1", "http://8.8.8.8", "http://192.168.1.1/x", "http://1.2.3.4:80", "ftp://x.co",
+      "HTTP://X.CO", "http://localhost", "http://ex ample.com", "http://example.com/ x", "http://exa\u3000mple.com", "http://@example.com",
+      "http://:@example.com", "http://example.com:", "http://example.com:123456", "http://-a.com", "http://a-.com", "", "http://",
+    ]);
+    // Scheme, user info, host (names or addresses), port and path, each sometimes malformed…
+    const label = ["a", "b", "z", "0", "9", "é", "-", "\u00a1", "Q", "\u3000"];
+    for (let i = 0; i < 40_000; i++) {
+      let text = pick(["http://", "https://", "ftp://", "HTTP://", "htp://", "http:/"]);
+      if (next() < 0.4) text += some(["u", ":", "p", "@", "/", " ", "%", "a"], 4, 1) + "@";
+      if (next() < 0.3) text += [pick(["1", "10", "127", "169", "172", "192", "8", "223", "224", "0"]), pick(["0", "16", "31", "32", "168", "254", "1"]), pick(["0", "1", "255", "256"]), pick(["1", "0", "254", "255"])].slice(0, 2 + Math.floor(next() * 3)).join(".");
+      else text += Array.from({ length: 1 + Math.floor(next() * 3) }, () => some(label, 4, 1)).join(".") + (next() < 0.8 ? "." + pick(["com", "io", "x", "co", "é", "12", "c-o"]) : "");
+      if (next() < 0.3) text += ":" + pick(["80", "8", "443", "65535", "123456", "", "a"]);
+      if (next() < 0.5) text += "/" + some(["a", "@", "/", " ", "?", "#", "%", "\u3000"], 3);
+      inputs.add(text);
+    }
+    // …and any mix of the characters that matter to it.
+    const characters = ["a", "Z", "0", "1", "10", "127", "192", "168", ".", "-", ":", "/", "@", " ", "\u3000", "\u00a0", "\u00a1", "é", "%", "?", "\n", "😀", "\ud800", "com"];
+    for (let i = 0; i < 20_000; i++) inputs.add(pick(["http://", "https://", "ftp://", "", "mailto:"]) + some(characters, 10));
+    let passing = 0;
+    for (const text of inputs) {
+      expect(url(text), JSON.stringify(text)).toBe(expression.test(text));
+      if (expression.test(text)) passing++;
+    }
+    expect(passing).toBeGreaterThan(3000);
+    expect(inputs.size - passing).toBeGreaterThan(3000);
+  });
+
+  it("answers in time linear in the text where the expression takes quadratic time", () => {
+    // Each of these takes the expression seconds to minutes; the check, milliseconds (the test's own timeout guards it).
+    expect(url("http://" + ":".repeat(500_000) + " ")).toBe(false);
+    expect(url("http://" + "@a.bc/".repeat(100_000) + " ")).toBe(false);
+    expect(url("http://" + "@a.bc/".repeat(100_000))).toBe(true);
+    expect(url("http://" + "u".repeat(300_000) + "@example.com/" + "@".repeat(300_000))).toBe(true);
+    expect(url("http://" + "a@".repeat(300_000) + "a.com")).toBe(true);
+  });
+});
