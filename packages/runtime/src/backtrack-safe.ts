@@ -29,9 +29,9 @@ const BOUNDS = /^\{(\d+)(?:(,)(\d*))?\}/;
 /**
  * How many optional characters (`x?`) the first shape of `backtrackSafe` may have. Each may match or not, so
  * a failing match may try 2^n ways through them from each starting position whatever the input's length:
- * `^a?a?…a?aa…a$` with 24 of each took ~0.1 s on 49 characters, and about twice as long with each one more. With up to
- * this many the factor stays small; a pattern with more is left to `separatedRepetitions`, which accepts it
- * only when what each optional character may leave out cannot match what follows it.
+ * `^a?a?…a?aa…a$` with 24 of each took ~0.1 s on 49 characters, about twice as long with each one more.
+ * With up to this many the factor stays small; a pattern with more is left to `separatedRepetitions`, which
+ * accepts it only when what each optional character may leave out cannot match what follows it.
  */
 const MAX_OPTIONAL = 4;
 

@@ -133,7 +133,7 @@ function usualDateTime(text: string): boolean {
  * time linear in the text. Its one regular expression makes V8 try every way to split user info off and
  * then match the rest from there: `http://` and 128,000 colons took 7 s. Host and port contain neither `@`
  * nor `/`, so the user info can only end at an `@` that is the last one before the next `/`; host and port
- * (that expression's own part, `HOST`) are matched from just after `//` and from just after each such `@`,
+ * (that expression's own part, `URL_HOST`) are matched from just after `//` and from just after each such `@`,
  * each stretch of the text once. The verdicts are the expression's (test/runtime/formats.test.ts compares
  * them); should ajv-formats change its expression, that expression is used as it is.
  */
