@@ -11,10 +11,15 @@ const MAX_LISTED = 8;
 /**
  * Validators collect every error, and a client controls how many there are (12,000 wrong items, 12,000
  * unknown keys): the work here stays linear in them — a set de-duplicates, and only the listed problems are
- * described; the rest are counted (duplicates among them included).
+ * described; the rest are counted (duplicates among them included). An `if` error only says that its `then`
+ * or `else` failed, whose own errors come before it: it is left out (tagged unions are compiled that way).
  */
 export function describeValidationErrors(errors: readonly ValidationError[] | null | undefined): string {
   if (!errors || errors.length === 0) return "/: does not match the schema";
+  if (errors.length > 1 && errors.some((error) => error.keyword === "if")) {
+    const own = errors.filter((error) => error.keyword !== "if");
+    if (own.length > 0) errors = own;
+  }
   const lines = new Set<string>();
   let index = 0;
   for (; index < errors.length && lines.size < MAX_LISTED; index++) lines.add(describe(errors[index] as ValidationError));

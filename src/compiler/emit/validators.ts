@@ -17,6 +17,7 @@ import { plainOwnChecks } from "../own-properties.js";
 import { backtrackSafe } from "@mcpgen/runtime/regexp";
 import { hasAppliedDefaults, onlyAppliedDefaults, withoutDefaults } from "../defaults.js";
 import { container } from "../bundle.js";
+import { taggedUnions } from "../tagged-unions.js";
 import type { Calls, SharedRequest } from "./shared.js";
 
 export type { ValidatorModule };
@@ -125,7 +126,7 @@ export function compileModule(request: Request, cache: Cache, onlyCached = false
     for (const [name, { schema, at }] of Object.entries(request.schemas)) {
       try {
         const applied = request.defaults === undefined ? schema : name === request.defaults ? onlyAppliedDefaults(schema) : withoutDefaults(schema);
-        ajv.addSchema(protoAsPattern(withCalls(applied, request.dialect, request.calls?.[name])), name);
+        ajv.addSchema(forAjv(withCalls(applied, request.dialect, request.calls?.[name]), request.dialect, request.coerce), name);
         ajv.getSchema(name);
         refs[name] = name;
       } catch (error) {
@@ -229,7 +230,7 @@ class CallTargets {
           this.roots.add(rootKey);
           for (const format of unknownFormats([wire])) this.ajv.addFormat(format, true);
           // The wire schema itself: its root is the definition where the call stands for the root.
-          this.ajv.addSchema(protoAsPattern(defaults ? wire : withoutDefaults(wire)), rootKey);
+          this.ajv.addSchema(forAjv(defaults ? wire : withoutDefaults(wire), request.dialect), rootKey);
         }
         if (pointer === "") return this.ajv.getSchema(rootKey)!;
         const name = String((pointerGet(wire, pointer) as SchemaNode).$ref).slice(`#/${c}/`.length);
@@ -261,7 +262,7 @@ export function compileShared(request: SharedRequest, cache: Cache, key = shared
         }) as unknown as ValidateFunction,
       // Nothing runs a shared module's functions: calls from examples compile their targets themselves.
       () => {
-        for (const [name, root] of Object.entries(roots)) if (Object.keys(root[c]!).length) ajv.addSchema(protoAsPattern(root), name);
+        for (const [name, root] of Object.entries(roots)) if (Object.keys(root[c]!).length) ajv.addSchema(forAjv(root, request.dialect), name);
         for (const [name, { root, name: def }] of Object.entries(request.exports)) {
           refs[name] = `${root}#/${c}/${def}`;
           ajv.getSchema(refs[name]);
@@ -290,6 +291,12 @@ function hoistedExports(code: string): string {
   matchOutsideLiterals(body, /\bexport\b/g, () => (stray = true));
   if (stray) throw new Error("ajv's standalone exports changed shape");
   return `${body}export { ${exports.map(([name, fn]) => `${fn} as ${name}`).join(", ")} };`;
+}
+
+/** What ajv compiles of a schema: `__proto__` as a pattern, tagged unions picked by their tag (not when coercing types). */
+function forAjv(schema: SchemaNode, dialect: Dialect, coerce = false): SchemaNode {
+  const own = protoAsPattern(schema);
+  return coerce ? own : taggedUnions(own, dialect);
 }
 
 /**
