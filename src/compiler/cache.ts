@@ -39,9 +39,13 @@ export function compilerFingerprint(): string {
   }
   const fromSource = path.extname(fileURLToPath(import.meta.url)) === ".ts"; // .js when built
   // units.ts too: a type unit's cache key is its shape's digest and names, not the schema they make.
-  for (const module of ["./ajv.js", "./emit/types.js", "./emit/jstt.cjs", "./emit/validators.js", "./emit/shared.js", "./defaults.js", "./units.js"]) {
+  for (const module of ["./ajv.js", "./emit/types.js", "./emit/jstt.cjs", "./emit/validators.js", "./emit/shared.js", "./defaults.js", "./units.js", "./tagged-unions.js"]) {
     hash.update(readFileSync(new URL(fromSource ? module.replace(/js$/, "ts") : module, import.meta.url)));
   }
+  // The runtime's modules that decide what is emitted: which patterns run on V8's RegExp (`backtrackSafe`), and
+  // which formats are the runtime's own checks. The compiler's bundle leaves the runtime out, so its digest
+  // below does not cover them.
+  for (const module of ["@mcpgen/runtime/regexp", "@mcpgen/runtime/validators"]) hash.update(readFileSync(require.resolve(module)));
   hash.update(readFileSync(new URL("../../package.json", import.meta.url)));
   // The bundle the CLI and the `mcpgen` entry run (dist/bundle/), when there is one, by the digest of its files
   // that scripts/bundle.mjs wrote with them (hashing them here cost ~3 ms a build): it is made from the modules
