@@ -101,6 +101,21 @@ describe("values nested any depth deep", () => {
     expect(JSON.parse(await p.answer('"last"'))).toEqual({ jsonrpc: "2.0", id: "last", result: {} });
   });
 
+  it("refuses arguments nested deeper than a recursive schema's validator can follow, as invalid arguments", async () => {
+    // A validator that recurses with the value, as ajv's does for a recursive schema: deep enough, V8's stack ends.
+    const depth = (value: unknown): number => (Array.isArray(value) ? 1 + Math.max(0, ...value.map(depth)) : 0);
+    const tools = registry.tools.map((tool) =>
+      tool.name !== "echo"
+        ? tool
+        : { ...tool, validators: async () => ({ ...(await tool.validators()), input: (args: unknown) => depth((args as { text?: unknown }).text) < 1e9 }) },
+    );
+    const p = pipe(createServer({ ...registry, tools }, { onError: () => {} }));
+    p.write(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":${nested(50_000, "0")}},"_meta":{${META}}}}`);
+    p.write(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":[[0]]},"_meta":{${META}}}}`);
+    expect(JSON.parse(await p.answer("1")).result).toMatchObject({ isError: true, content: [{ text: "Invalid arguments: /: nested too deeply to be checked" }] });
+    expect(JSON.parse(await p.answer("2")).result).toHaveProperty("content");
+  });
+
   it("catches whatever a message does to the runtime at the message boundary: -32603 for that request only", async () => {
     const h = new Harness();
     const hostile = {

@@ -39,7 +39,16 @@ export class ToolCall extends Invocation {
 
   private validate(tool: LoadedTool): string | undefined {
     this.tool = tool;
-    return tool.input(this.args) ? undefined : this.finish(errorResult(`Invalid arguments: ${describeValidationErrors(tool.input.errors)}`));
+    let problem: string;
+    try {
+      if (tool.input(this.args)) return undefined;
+      problem = describeValidationErrors(tool.input.errors);
+    } catch (error) {
+      // Arguments nested deeper than a recursive schema's validator can follow (V8's stack: thousands of levels).
+      if (!(error instanceof RangeError)) throw error;
+      problem = "/: nested too deeply to be checked";
+    }
+    return this.finish(errorResult(`Invalid arguments: ${problem}`));
   }
 
   protected invoke(): unknown {
