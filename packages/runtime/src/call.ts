@@ -45,7 +45,7 @@ export class ToolCall extends Invocation {
       problem = describeValidationErrors(tool.input.errors);
     } catch (error) {
       // Arguments nested deeper than a recursive schema's validator can follow (V8's stack: thousands of levels).
-      if (!(error instanceof RangeError)) throw error;
+      if (!(error instanceof RangeError) || !error.message.includes("call stack")) throw error;
       problem = "/: nested too deeply to be checked";
     }
     return this.finish(errorResult(`Invalid arguments: ${problem}`));
