@@ -84,19 +84,38 @@ describe("tagged unions", () => {
   });
 });
 
+/** A document `levels` blocks deep, headings and lists taking turns around a paragraph. */
+function deep(levels: number): Record<string, unknown> {
+  let doc: Record<string, unknown> = { kind: "paragraph", text: "x" };
+  for (let i = 0; i < levels; i++) doc = i % 2 ? { kind: "list", children: [doc] } : { kind: "heading", level: 2, children: [doc] };
+  return doc;
+}
+
 describe("a tagged union in a generated validator", () => {
   let dir: string;
   let input: Validate;
+  let shared: Validate;
   beforeAll(async () => {
     dir = await tempProject(true);
-    await writeSchemas(dir, server({ render: { description: "Renders blocks.", inputSchema: blocks("oneOf") } }));
+    // The same union in a defs file, which is compiled once into a module of its own that the tool calls.
+    const { $defs } = blocks("anyOf");
+    const files = server({
+      render: { description: "Renders blocks.", inputSchema: blocks("oneOf") },
+      outline: { description: "Outlines blocks.", inputSchema: { type: "object", required: ["doc"], properties: { doc: { $ref: "../defs/blocks.json#/$defs/block" } } } },
+    });
+    await writeSchemas(dir, { ...files, "defs/blocks.json": { $defs } });
     await build({ cwd: dir, cache: false });
-    ({ input } = (await import(pathToFileURL(path.join(dir, "generated/validators/render.gen.js")).href)) as { input: Validate });
+    const load = async (tool: string) => ((await import(pathToFileURL(path.join(dir, `generated/validators/${tool}.gen.js`)).href)) as { input: Validate }).input;
+    [input, shared] = await Promise.all([load("render"), load("outline")]);
+  });
+
+  it("checks them in a defs file's module too", () => {
+    expect(shared({ doc: deep(40) })).toBe(true);
+    expect(shared({ doc: { ...deep(40), kind: "quote" } })).toBe(false);
   });
 
   it("checks a document 40 levels deep (3^40 branch checks as a union) and says what is wrong in it", () => {
-    let doc: Record<string, unknown> = { kind: "paragraph", text: "x" };
-    for (let i = 0; i < 40; i++) doc = i % 2 ? { kind: "list", children: [doc] } : { kind: "heading", level: 2, children: [doc] };
+    const doc = deep(40);
     expect(input({ doc })).toBe(true);
     (doc.children as Record<string, unknown>[])[0]!.kind = "quote";
     expect(input({ doc })).toBe(false);
