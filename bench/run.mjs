@@ -365,28 +365,28 @@ async function bench100(order, root, tools) {
   const coldsMcpbBare = order.map(() => []);
   const procs = [];
   try {
-    /** One cold start of `spec` (in `env`, or this process's): the process, listed, and its time to the list. */
-    const start = async (spec, env) => {
+    /** One cold start of `peer` from `spec` (in `env`, or this process's): the process, listed, and its time to the list. */
+    const start = async (peer, spec, env) => {
       const p = spawnPeer({ ...spec, cwd: root, env });
       await p.handshake();
       const list = await p.request("tools/list", {});
       if (list.tools?.length !== tools) throw new Error(`${peer.label} listed ${list.tools?.length} tools, expected ${tools}`);
       return { p, ms: performance.now() - p.startedAt };
     };
-    /** One cold start of `spec` that is not kept, its time pushed onto `into`. */
-    const once = async (spec, env, into) => {
-      const { p, ms } = await start(spec, env);
+    /** One cold start of `peer` from `spec` that is not kept, its time pushed onto `into`. */
+    const once = async (peer, spec, env, into) => {
+      const { p, ms } = await start(peer, spec, env);
       into.push(ms);
       await p.close();
     };
     for (let k = 0; k < plan.coldRuns; k++) {
       for (const [i, peer] of order.entries()) {
-        if (BARE_ENV) await once(peer.tools100, BARE_ENV, coldsBare[i]);
+        if (BARE_ENV) await once(peer, peer.tools100, BARE_ENV, coldsBare[i]);
         if (peer.mcpb100) {
-          if (BARE_ENV) await once(peer.mcpb100, BARE_ENV, coldsMcpbBare[i]);
-          await once(peer.mcpb100, undefined, coldsMcpb[i]);
+          if (BARE_ENV) await once(peer, peer.mcpb100, BARE_ENV, coldsMcpbBare[i]);
+          await once(peer, peer.mcpb100, undefined, coldsMcpb[i]);
         }
-        const { p, ms } = await start(peer.tools100, undefined);
+        const { p, ms } = await start(peer, peer.tools100, undefined);
         colds[i].push(ms);
         if (k < plan.coldRuns - 1) await p.close();
         else procs.push(p);
