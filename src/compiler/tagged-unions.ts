@@ -23,8 +23,8 @@ import { copyJson, isSchemaNode, walkSchema, type SchemaNode } from "./schema-wa
 
 type Scalar = string | number | boolean | null;
 
-export function taggedUnions(root: SchemaNode, dialect: Dialect): SchemaNode {
-  const text = JSON.stringify(root);
+/** `text`: the schema's JSON, or that of a schema it was made from that has the same union keywords. */
+export function taggedUnions(root: SchemaNode, dialect: Dialect, text = JSON.stringify(root)): SchemaNode {
   if (!/"(?:oneOf|anyOf)"/.test(text) || /"unevaluated(?:Properties|Items)"/.test(text)) return root;
   const copy = copyJson(root);
   const prefix = `#/${container(dialect)}/`;

@@ -293,10 +293,14 @@ function hoistedExports(code: string): string {
   return `${body}export { ${exports.map(([name, fn]) => `${fn} as ${name}`).join(", ")} };`;
 }
 
-/** What ajv compiles of a schema: `__proto__` as a pattern, tagged unions picked by their tag (not when coercing types). */
+/**
+ * What ajv compiles of a schema: `__proto__` as a pattern, tagged unions picked by their tag (not when coercing
+ * types). Both look for their keywords in the schema's text first, made once here.
+ */
 function forAjv(schema: SchemaNode, dialect: Dialect, coerce = false): SchemaNode {
-  const own = protoAsPattern(schema);
-  return coerce ? own : taggedUnions(own, dialect);
+  const text = JSON.stringify(schema);
+  const own = protoAsPattern(schema, text);
+  return coerce ? own : taggedUnions(own, dialect, text);
 }
 
 /**
@@ -304,8 +308,8 @@ function forAjv(schema: SchemaNode, dialect: Dialect, coerce = false): SchemaNod
  * never be checked and `additionalProperties: false` would refuse it. For ajv only, such a property moves
  * to `patternProperties` under an exact pattern, which ajv does check; the wire schema keeps it as it is.
  */
-function protoAsPattern(schema: SchemaNode): SchemaNode {
-  if (!JSON.stringify(schema).includes('"__proto__"')) return schema;
+function protoAsPattern(schema: SchemaNode, text: string): SchemaNode {
+  if (!text.includes('"__proto__"')) return schema;
   const copy = copyJson(schema);
   walkSchema(copy, "", (node) => {
     const properties = node.properties;
