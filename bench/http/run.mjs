@@ -4,12 +4,12 @@
  * both response modes, and optionally the official SDK v1 and v2 HTTP servers. Every peer is its own Node
  * process on 127.0.0.1, driven by the same raw-socket load generator (bench/http/load.mjs).
  *
- *   throughput   JSON and SSE response modes, 1 and 32 connections, in each era: 2025-11-25 in one session, and
+ *   throughput   JSON and SSE response modes, 1, 4 and 32 connections (--connections), in each era: 2025-11-25 in one session, and
  *                2026-07-28 (no session, the envelope in every request's `_meta`, the headers that go with
  *                it; mcpgen and the echoes only): requests per second, p50 / p99 latency, server CPU per
  *                request (from /proc), peak RSS (VmHWM). The peers of a mode run side by side and take turns,
  *                round after round; medians over rounds and their spread. Then each era's 2026 ÷ 2025. Last,
- *                the first era at 32 connections again after a full GC in every server.
+ *                the first era at the most connections again after a full GC in every server.
  *   10k sessions mcpgen with `--sessions` (10,000) sessions, each initialized and holding its standalone GET
  *                stream open: server RSS, bytes per idle session (RSS and heap after a full GC), and the
  *                32-connection throughput on another session against a second server without sessions,
@@ -21,7 +21,9 @@
  *   sustained    mcpgen's RSS sampled over a 32-connection SSE run (60 s with --long): it must stay flat.
  *
  *   node bench/http/run.mjs [--quick] [--long] [--peers mcpgen,echo,echo-batched,echo-busy,sdk-v1,sdk-v2] [--rounds N] [--sessions N]
- *                           [--eras 2025,2026] [--only throughput,sessions,sustained] [--profile] [--heap-snapshot] [--json]
+ *                           [--eras 2025,2026] [--connections 1,4,32] [--busy-us N] [--only throughput,sessions,sustained] [--profile] [--heap-snapshot] [--json]
+ * --connections   the throughput rows' connection counts (the largest is also measured after a full GC)
+ * --busy-us N     the `echo-busy` peer's work per request (default 10 µs)
  * --heap-snapshot   heap snapshots before and after the sessions open: what a session's heap is made of
  * --profile   after the rest: mcpgen under --cpu-prof for a 32-connection run per response mode, summarised
  *             (--profile-dir DIR keeps the .cpuprofile files, for Chrome DevTools or bench/lib/cpuprofile.mjs)
@@ -66,13 +68,28 @@ const MODERN_CALL = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"na
 const MODERN_HEADERS = { "mcp-protocol-version": MODERN_PROTOCOL_VERSION, "mcp-method": "tools/call", "mcp-name": "add" };
 const ERAS = (option("--eras") ?? "2025,2026").split(",").filter(Boolean);
 /**
- * The rows of a response mode, in order: each era at 1 and 32 connections, then the first era at 32
- * connections again after a full collection in every server (`afterGc`), the state a server is in once V8
- * has collected its whole heap, as it does a few seconds after a busy server goes idle.
+ * Connections of the throughput rows: one client with one request at a time; a few requests at a time, where
+ * neither side ever has much to batch; a load that keeps the server busy.
+ */
+const CONNECTIONS = (option("--connections") ?? "1,4,32").split(",").map(Number);
+if (CONNECTIONS.some((n) => !Number.isInteger(n) || n < 1)) {
+  process.stderr.write(`bench: --connections takes positive integers, e.g. 1,4,32\n`);
+  process.exit(2);
+}
+const MOST = Math.max(...CONNECTIONS);
+const BUSY_US = Number(option("--busy-us") ?? 10);
+if (!(BUSY_US > 0)) {
+  process.stderr.write(`bench: --busy-us takes a positive number of microseconds\n`);
+  process.exit(2);
+}
+/**
+ * The rows of a response mode, in order: each era at each number of connections, then the first era at the
+ * most connections again after a full collection in every server (`afterGc`), the state a server is in once
+ * V8 has collected its whole heap, as it does a few seconds after a busy server goes idle.
  */
 const STEPS = [
-  ...ERAS.flatMap((era) => [1, 32].map((connections) => ({ era, connections, afterGc: false }))),
-  ...ERAS.slice(0, 1).map((era) => ({ era, connections: 32, afterGc: true })),
+  ...ERAS.flatMap((era) => CONNECTIONS.map((connections) => ({ era, connections, afterGc: false }))),
+  ...ERAS.slice(0, 1).map((era) => ({ era, connections: MOST, afterGc: true })),
 ];
 /** A step's (or row's) era as the report names it. */
 const eraName = ({ era, afterGc }) => `${era}${afterGc ? " after a full GC" : ""}`;
@@ -105,8 +122,8 @@ const SERVER_INFO = ["--server-info", JSON.stringify({ name: registry.server.nam
 const PEERS = [
   { key: "mcpgen", label: "mcpgen", script: "mcpgen.mjs", args: [example.entry] },
   { key: "echo", label: "echo (node:http)", script: "echo.mjs", args: SERVER_INFO },
-  // The limit doing 10 µs more work per request: what a little work per request costs on this stack.
-  { key: "echo-busy", label: "echo + 10 µs/req", script: "echo.mjs", args: [...SERVER_INFO, "--busy-us", "10"] },
+  // The limit doing a little more work per request (10 µs unless --busy-us says): what that costs on this stack.
+  { key: "echo-busy", label: `echo + ${BUSY_US} µs/req`, script: "echo.mjs", args: [...SERVER_INFO, "--busy-us", String(BUSY_US)] },
   // The limit writing its answers as mcpgen's adapter does: a turn's answers together, at its end.
   { key: "echo-batched", label: "echo, batched writes", script: "echo.mjs", args: [...SERVER_INFO, "--batch"] },
   { key: "sdk-v1", label: "SDK v1", script: "sdk-v1.mjs", args: [] },
@@ -181,7 +198,7 @@ async function openSession(server, peer) {
   return session;
 }
 
-/** One measured 32- (or 1-) connection run on `session` (2025 era), or of 2026-era requests (`session` undefined). */
+/** One measured run over `connections` connections on `session` (2025 era), or of 2026-era requests (`session` undefined). */
 async function measure(server, session, connections, ms = PLAN.ms, warmMs = PLAN.warmMs) {
   const request = session === undefined ? postBytes(server.url, MODERN_CALL, MODERN_HEADERS) : postBytes(server.url, CALL, { "mcp-session-id": session, "mcp-protocol-version": VERSION });
   const start = { cpu: 0, writes: 0 };
@@ -565,7 +582,7 @@ if (ERAS.includes("2025") && ERAS.includes("2026") && rows.length) {
   out.push("", `2026 ÷ 2025 per peer, req/s and server CPU per request (inverted: 2025 ÷ 2026); mcpgen held to ≥ ${ERA_TARGET} as on the stdio rows`);
   out.push(`| mode, connections | mcpgen req/s | mcpgen CPU | echo req/s | echo CPU |`, `| --- | ---: | ---: | ---: | ---: |`);
   for (const mode of ["json", "sse"]) {
-    for (const connections of [1, 32]) {
+    for (const connections of CONNECTIONS) {
       const cell = (peer, metric) => {
         const ratio = era(peer, mode, connections, metric);
         return ratio === undefined ? "" : `${fmt(ratio, 2)}×${peer === "mcpgen" ? ` ${mark(ratio >= ERA_TARGET)}` : ""}`;
