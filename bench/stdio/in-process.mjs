@@ -24,6 +24,7 @@ import os from "node:os";
 import path from "node:path";
 import { PassThrough, Writable } from "node:stream";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { allocatedPer } from "../lib/allocated.mjs";
 import { median } from "../lib/stats.mjs";
 import { addCall, modernAddCall, PROTOCOL_VERSION, SEARCH_TASKS, searchCall } from "./driver.mjs";
 import { setUpExample } from "./setup.mjs";
@@ -178,27 +179,8 @@ async function child(peer, workload, root, registryFile, batches, alloc) {
     wall.push(((performance.now() - t0) * 1e6) / (batches * DEPTH));
   }
   const figures = { cpuNs: median(cpu), wallNs: median(wall) };
-  if (alloc) figures.allocBytes = await allocated(() => run(500), 500 * DEPTH);
+  if (alloc) figures.allocBytes = await allocatedPer(() => run(500), 500 * DEPTH);
   writeResult(JSON.stringify(figures));
-}
-
-/** Bytes allocated per call by `work`, collected objects included (a sampling heap profile, 128-byte interval). */
-async function allocated(work, calls) {
-  const { Session } = await import("node:inspector");
-  const session = new Session();
-  session.connect();
-  const post = (method, params) => new Promise((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
-  await post("HeapProfiler.startSampling", { samplingInterval: 128, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
-  await work();
-  const { profile } = await post("HeapProfiler.stopSampling");
-  session.disconnect();
-  let total = 0;
-  const walk = (node) => {
-    total += node.selfSize;
-    for (const next of node.children) walk(next);
-  };
-  walk(profile.head);
-  return total / calls;
 }
 
 /** The result line, on the real standard output (the echo's `process.stdout` is the in-memory one). */
