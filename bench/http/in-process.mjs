@@ -4,8 +4,8 @@
  * time. No system call, no wake-up, no HTTP parsing: what is left is the transport and the core (headers,
  * body parsing, session, method table, validation, handler, result, the SSE framing) and their garbage. Over
  * the socket the kernel's wake-ups make a request cost 20–60 µs, and a µs of this work costs two or three
- * there with a few connections (BENCHMARKS.md, "A few requests at a time"); in process a change of tens of
- * nanoseconds shows in alternating runs.
+ * there with a few connections (BENCHMARKS.md, "A few requests at a time"). In process the same work reads
+ * within ~3 % from run to run, so a change of 50–100 ns shows in a few alternating runs.
  *
  *   node bench/http/in-process.mjs [--runs N] [--batches N] [--alloc] [--json]
  *     --runs N      fresh processes per row, taking turns (default 3); medians over them
