@@ -76,6 +76,8 @@ describe("MessageParser", () => {
     ["the envelope in the arguments, an escaped params._meta holding the stand-in", request(6, `{"arguments":{${envelopeMember}},"\\u005fmeta":"\\u0000"}`)],
     ["a NUL character elsewhere", request(7, `{"name":"x","arguments":{"t":"a\\u0000b"},${envelopeMember}}`)],
     ["params._meta is 0 and the envelope is in the arguments", request(8, `{"arguments":{${envelopeMember}},"_meta":0}`)],
+    ["an escaped params._meta before the envelope in the arguments", request(16, `{"\\u005fmeta":0,"arguments":{${envelopeMember}}}`)],
+    ["an escaped params._meta holding the stand-in before the envelope in the arguments", request(17, `{"\\u005fmeta":"\\u0000","arguments":{${envelopeMember}}}`)],
     ["the envelope's text inside a string", request(9, `{"name":"x","arguments":{"t":${JSON.stringify(envelopeMember)}}}`)],
     ["the envelope with a space after the colon", request(10, `{"name":"x","_meta": ${ENVELOPE}}`)],
     ["the envelope with one more member", request(11, `{"name":"x","_meta":${ENVELOPE.slice(0, -1)},"progressToken":1}}`)],
