@@ -157,11 +157,15 @@ async function child(mode, era, root, registryFile, batches, alloc) {
   }
 
   let id = 1;
-  const answer = await post(body(id), headers);
-  if (answer.status !== 200 || !String(answer.body).includes(`"sum":${id + 0.5}`)) {
-    throw new Error(`${mode} ${era}: answered ${answer.status}: ${String(answer.body).slice(0, 300)}`);
-  }
-  id++;
+  /** One more request, its answer checked: before the runs and after them, so that no error path is measured. */
+  const checked = async () => {
+    const answer = await post(body(id), headers);
+    if (answer.status !== 200 || !String(answer.body).includes(`"sum":${id + 0.5}`)) {
+      throw new Error(`${mode} ${era}: request ${id} was answered ${answer.status}: ${String(answer.body).slice(0, 300)}`);
+    }
+    id++;
+  };
+  await checked();
   const run = async (groups) => {
     for (let g = 0; g < groups; g++) {
       const group = [];
@@ -177,6 +181,7 @@ async function child(mode, era, root, registryFile, batches, alloc) {
     const used = process.cpuUsage(c0);
     cpu.push(((used.user + used.system) * 1000) / (batches * IN_FLIGHT));
   }
+  await checked();
   const figures = { cpuNs: median(cpu) };
   if (alloc) figures.allocBytes = await allocatedPer(() => run(1000), 1000 * IN_FLIGHT);
   writeFileSync(1, `${JSON.stringify(figures)}\n`);
