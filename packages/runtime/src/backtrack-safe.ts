@@ -172,7 +172,7 @@ function sequence(chars: readonly string[], i: number, inGroup: boolean): [Eleme
 }
 
 /** The code points a match of `element` can start with. */
-const first = (element: Element): CharSet => element.set ?? normalize(element.alternatives!.flatMap((alternative) => first(alternative[0]!).map(([a, b]) => [a, b] as [number, number])));
+const first = (element: Element): CharSet => element.set ?? normalize(element.alternatives!.flatMap((alternative) => first(alternative[0]!)));
 
 /**
  * Whether every choice in `elements` is decided by the next character: each element that may repeat or be
@@ -275,7 +275,8 @@ function classAtom(chars: readonly string[], i: number): [CharSet | undefined, n
 
 const single = (code: number): CharSet => [[code, code]];
 
-function normalize(ranges: [number, number][]): CharSet {
+/** `ranges` sorted and merged; its pairs are read, never changed. */
+function normalize(ranges: CharSet): CharSet {
   const sorted = ranges.filter(([a, b]) => a <= b).sort((x, y) => x[0] - y[0]);
   const out: [number, number][] = [];
   for (const [a, b] of sorted) {
@@ -289,7 +290,7 @@ function normalize(ranges: [number, number][]): CharSet {
 function complement(set: CharSet): CharSet {
   const out: [number, number][] = [];
   let from = 0;
-  for (const [a, b] of normalize(set.map(([x, y]) => [x, y]))) {
+  for (const [a, b] of normalize(set)) {
     if (a > from) out.push([from, a - 1]);
     from = b + 1;
   }
