@@ -23,6 +23,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { allocatedPer } from "../lib/allocated.mjs";
+import { inProcessOptions } from "../lib/in-process-options.mjs";
 import { median } from "../lib/stats.mjs";
 import { MODERN_META, MODERN_PROTOCOL_VERSION, PROTOCOL_VERSION } from "../stdio/driver.mjs";
 import { setUpExample } from "../stdio/setup.mjs";
@@ -36,7 +37,6 @@ const ROWS = [
   { mode: "sse", era: "2025" },
   { mode: "sse", era: "2026" },
 ];
-const USAGE = "usage: node bench/http/in-process.mjs [--runs N] [--batches N] [--alloc] [--json]";
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -44,24 +44,8 @@ const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name
 if (args[0] === "--child") await child(args[1], args[2], args[3], args[4], Number(option("--batches", 4000)), args.includes("--alloc"));
 else await parent();
 
-function count(name, fallback) {
-  const value = Number(option(name, fallback));
-  if (!Number.isInteger(value) || value < 1) {
-    process.stderr.write(`http in-process: ${name} takes a positive integer\n${USAGE}\n`);
-    process.exit(2);
-  }
-  return value;
-}
-
 async function parent() {
-  const known = new Set(["--runs", "--batches", "--alloc", "--json"]);
-  const unknown = args.filter((arg, i) => (arg.startsWith("--") ? !known.has(arg) : !["--runs", "--batches"].includes(args[i - 1])));
-  if (unknown.length > 0) {
-    process.stderr.write(`http in-process: unknown argument ${unknown[0]}\n${USAGE}\n`);
-    process.exit(2);
-  }
-  const runs = count("--runs", 3);
-  const batches = count("--batches", 4000);
+  const { runs, batches, alloc, json } = inProcessOptions(args, { prefix: "http in-process", usage: "usage: node bench/http/in-process.mjs [--runs N] [--batches N] [--alloc] [--json]", batches: 4000 });
   const log = (line) => process.stderr.write(`http in-process: ${line}\n`);
   const root = mkdtempSync(path.join(os.tmpdir(), "mcpgen-bench-http-in-process-"));
   try {
@@ -71,7 +55,7 @@ async function parent() {
     for (let r = 0; r < runs; r++) {
       for (const [i, { mode, era }] of ROWS.entries()) {
         log(`${mode.toUpperCase()} ${era}: process ${r + 1}/${runs}`);
-        const childArgs = [fileURLToPath(import.meta.url), "--child", mode, era, root, registry, "--batches", String(batches), ...(args.includes("--alloc") ? ["--alloc"] : [])];
+        const childArgs = [fileURLToPath(import.meta.url), "--child", mode, era, root, registry, "--batches", String(batches), ...(alloc ? ["--alloc"] : [])];
         figures[i].push(JSON.parse(execFileSync(process.execPath, childArgs, { cwd: root, encoding: "utf8" })));
       }
     }
@@ -82,7 +66,7 @@ async function parent() {
       allocBytes: figures[i][0].allocBytes === undefined ? undefined : median(figures[i].map((f) => f.allocBytes)),
     }));
     const report = { node: process.version, machine: `${os.cpus().length} × ${os.cpus()[0]?.model.trim()}`, runs, batches, results };
-    process.stdout.write(args.includes("--json") ? `${JSON.stringify(report, null, 2)}\n` : table(report));
+    process.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : table(report));
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -25,6 +25,7 @@ import path from "node:path";
 import { PassThrough, Writable } from "node:stream";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { allocatedPer } from "../lib/allocated.mjs";
+import { inProcessOptions } from "../lib/in-process-options.mjs";
 import { median } from "../lib/stats.mjs";
 import { addCall, modernAddCall, PROTOCOL_VERSION, SEARCH_TASKS, searchCall } from "./driver.mjs";
 import { setUpExample } from "./setup.mjs";
@@ -41,24 +42,8 @@ const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name
 if (args[0] === "--child") await child(args[1], args[2], args[3], args[4], Number(option("--batches", 2000)), args.includes("--alloc"));
 else await parent();
 
-function parseCount(name, fallback) {
-  const value = Number(option(name, fallback));
-  if (!Number.isInteger(value) || value < 1) {
-    process.stderr.write(`in-process: ${name} takes a positive integer\n`);
-    process.exit(2);
-  }
-  return value;
-}
-
 async function parent() {
-  const known = new Set(["--runs", "--batches", "--alloc", "--json"]);
-  const unknown = args.filter((arg, i) => arg.startsWith("--") ? !known.has(arg) : !["--runs", "--batches"].includes(args[i - 1]));
-  if (unknown.length > 0) {
-    process.stderr.write(`in-process: unknown argument ${unknown[0]}\nusage: node bench/stdio/in-process.mjs [--runs N] [--batches N] [--alloc] [--json]\n`);
-    process.exit(2);
-  }
-  const runs = parseCount("--runs", 3);
-  const batches = parseCount("--batches", 2000);
+  const { runs, batches, alloc, json } = inProcessOptions(args, { prefix: "in-process", usage: "usage: node bench/stdio/in-process.mjs [--runs N] [--batches N] [--alloc] [--json]", batches: 2000 });
   const log = (line) => process.stderr.write(`in-process: ${line}\n`);
   const root = mkdtempSync(path.join(os.tmpdir(), "mcpgen-bench-in-process-"));
   try {
@@ -71,14 +56,14 @@ async function parent() {
         // mcpgen first in the first run: the echo's search store is a copy of its store.
         for (const peer of r % 2 === 0 ? ["mcpgen", "echo"] : ["echo", "mcpgen"]) {
           log(`${workload}: ${peer}, process ${r + 1}/${runs}`);
-          const childArgs = [fileURLToPath(import.meta.url), "--child", peer, workload, root, registry, "--batches", String(batches), ...(args.includes("--alloc") ? ["--alloc"] : [])];
+          const childArgs = [fileURLToPath(import.meta.url), "--child", peer, workload, root, registry, "--batches", String(batches), ...(alloc ? ["--alloc"] : [])];
           figures[peer].push(JSON.parse(execFileSync(process.execPath, childArgs, { cwd: root, encoding: "utf8" })));
         }
       }
       results.push({ workload, ...Object.fromEntries(Object.entries(figures).map(([peer, list]) => [peer, summarize(list)])) });
     }
     const report = { node: process.version, machine: `${os.cpus().length} × ${os.cpus()[0]?.model.trim()}`, runs, results };
-    process.stdout.write(args.includes("--json") ? `${JSON.stringify(report, null, 2)}\n` : table(report));
+    process.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : table(report));
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
