@@ -7,6 +7,7 @@ import { request } from "node:http";
 import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ENVELOPE, until } from "../../helpers/wait.js";
+import { FEW_CONNECTIONS, openConnections } from "../../../packages/runtime/src/http/node.js";
 import { initialize, start, stopAll } from "./helpers.js";
 
 afterEach(stopAll);
@@ -90,15 +91,31 @@ describe("answers written at the end of the event loop's turn", () => {
 
   it("still go out while a test fakes setImmediate (the adapter keeps Node's own)", async () => {
     const handle = await start();
+    // More connections than `FEW_CONNECTIONS`, so that answers arriving together may wait for the turn's end.
+    const idle = Array.from({ length: FEW_CONNECTIONS + 1 }, () => new Raw(handle.port));
+    await until(() => openConnections() > FEW_CONNECTIONS, { what: "the connections to open" });
     vi.useFakeTimers({ toFake: ["setImmediate"] });
     try {
-      const raw = new Raw(handle.port);
-      raw.write(discover(5, "close"));
-      await raw.until(() => raw.closed, "the answer");
-      expect(raw.data).toContain('"id":5,');
+      const raws = Array.from({ length: 4 }, () => new Raw(handle.port));
+      raws.forEach((raw, i) => raw.write(discover(5 + i, "close")));
+      await Promise.all(raws.map((raw) => raw.until(() => raw.closed, "the answer")));
+      raws.forEach((raw, i) => expect(raw.data).toContain(`"id":${5 + i},`));
     } finally {
       vi.useRealTimers();
+      for (const raw of idle) raw.destroy();
     }
+  });
+
+  it("counts the connections open (with few, answers go out at once), and forgets each once it closes", async () => {
+    await until(() => openConnections() === 0, { what: "the earlier tests' connections closed" });
+    const handle = await start();
+    const raws = Array.from({ length: 3 }, () => new Raw(handle.port));
+    await until(() => openConnections() === 3, { what: "three connections counted" });
+    raws[0]?.write(discover(7, "close")); // closed by the server after its answer
+    await raws[0]?.until(() => raws[0]?.closed === true, "the answer");
+    await until(() => openConnections() === 2, { what: "the answered connection forgotten" });
+    for (const raw of raws) raw.destroy(); // closed by the client
+    await until(() => openConnections() === 0, { what: "every connection forgotten" });
   });
 });
 

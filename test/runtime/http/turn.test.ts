@@ -1,9 +1,15 @@
-/** When the node:http adapter writes answers: a lone answer at once, a burst's answers together at its end. */
+/**
+ * When the node:http adapter writes answers: a lone answer at once, a burst's answers together at its end,
+ * and with few connections open every answer at once.
+ */
 import { describe, expect, it } from "vitest";
-import { Turn } from "../../../packages/runtime/src/http/node.js";
+import { FEW_CONNECTIONS, Turn } from "../../../packages/runtime/src/http/node.js";
 
-/** A Turn on a fake loop: `waited()` is the loop waiting for I/O, `endTurn()` runs what waits for the turn's end. */
-function fakeLoop() {
+/**
+ * A Turn on a fake loop with `connections` open: `waited()` is the loop waiting for I/O, `endTurn()` runs what
+ * waits for the turn's end.
+ */
+function fakeLoop(connections = FEW_CONNECTIONS + 1) {
   let idle = 0;
   let pending: (() => void)[] = [];
   const written: string[] = [];
@@ -11,10 +17,13 @@ function fakeLoop() {
     () => idle,
     (run) => pending.push(run),
   );
+  for (let i = 0; i < connections; i++) turn.opened();
   const answer = (name: string): void => turn.answer({ flush: () => written.push(name) });
   return {
     answer,
     written,
+    opened: turn.opened,
+    closed: turn.closed,
     waited: () => (idle += 0.05),
     scheduled: () => pending.length,
     endTurn: () => {
@@ -63,9 +72,31 @@ describe("Turn", () => {
     expect(loop.scheduled()).toBe(0);
   });
 
+  it("writes every answer at once while few connections are open, and batches again once more are", () => {
+    const loop = fakeLoop(FEW_CONNECTIONS);
+    loop.waited();
+    for (const name of ["a", "b", "c"]) loop.answer(name); // the loop did not wait between them
+    expect(loop.written).toEqual(["a", "b", "c"]);
+    expect(loop.scheduled()).toBe(0);
+
+    loop.opened(); // one connection more: a burst's first answer at once, the rest at its end
+    loop.answer("d");
+    loop.answer("e");
+    expect(loop.written).toEqual(["a", "b", "c", "d"]);
+    loop.endTurn();
+    expect(loop.written).toEqual(["a", "b", "c", "d", "e"]);
+
+    loop.closed();
+    loop.answer("f"); // few again: at once, the loop still busy
+    loop.answer("g");
+    expect(loop.written).toEqual(["a", "b", "c", "d", "e", "f", "g"]);
+    expect(loop.scheduled()).toBe(0);
+  });
+
   it("reads the loop's idle time by default, which moves once the loop has waited", async () => {
     const written: string[] = [];
     const turn = new Turn();
+    for (let i = 0; i <= FEW_CONNECTIONS; i++) turn.opened();
     const answer = (name: string): void => turn.answer({ flush: () => written.push(name) });
     answer("first");
     answer("same turn");

@@ -58,6 +58,7 @@ export async function serve(server: Server, options: ServeOptions = {}): Promise
       transport.serve(input, input.answer);
     },
   );
+  http.on("connection", onConnection);
   http.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
     const state = stateOf(socket);
     if (state.refuse) return; // answered (or about to be) already
@@ -310,14 +311,18 @@ interface BodyRead {
 }
 
 /**
- * When answers are written. Under concurrent load, the answers of one burst of work are written together
- * once the event loop has read every request it can (`setImmediate`): a burst of responses reaches a client
- * that is already awake, where one response after each request's own work would wake it every time, and that
- * costs the server more than the write. A lone answer (one client, one request at a time) has nothing to
- * batch, and waiting only adds latency: the answer is written at once when the loop has waited for I/O since
- * the last answer written at once (the loop's idle time moved), and from a burst's second answer on the
- * answers are batched, until a batch holds one. Telling bursts apart by the idle time costs nothing per
- * answer: scheduling a check at every turn's end cost one connection ~3 µs per request.
+ * When answers are written. Under concurrent load from many connections, the answers of one burst of work are
+ * written together once the event loop has read every request it can (`setImmediate`): a burst of responses
+ * reaches clients that are already awake, where one response after each request's own work would wake one
+ * every time, and that costs the server more than the write. A lone answer (one client, one request at a
+ * time) has nothing to batch, and waiting only adds latency: the answer is written at once when the loop has
+ * waited for I/O since the last answer written at once (the loop's idle time moved), and from a burst's
+ * second answer on the answers are batched, until a batch holds one. Telling bursts apart by the idle time
+ * costs nothing per answer: scheduling a check at every turn's end cost one connection ~3 µs per request.
+ * With few connections open (`FEW_CONNECTIONS`: every server of the process counts, they share the loop)
+ * answers are written at once, busy loop or not: a burst holds few answers, and holding them back keeps those
+ * clients waiting while the server works on the others, where they could work alongside it (four
+ * connections: ~7 % more requests; 32 connections, at once: ~20 % fewer).
  */
 export class Turn {
   /** Answers wait for the burst's end. */
@@ -326,6 +331,8 @@ export class Turn {
   #waiting: { flush(): void }[] = [];
   /** The loop's idle time when an answer was last written at once. */
   #idle = -1;
+  /** Connections open. */
+  #connections = 0;
 
   /** `idle`: how long the event loop has waited for I/O so far; `atEnd`: runs a function once the loop's turn ends. */
   constructor(
@@ -333,7 +340,16 @@ export class Turn {
     private readonly atEnd: (run: () => void) => unknown = atTurnEnd,
   ) {}
 
+  /** A connection opened; `closed` when it closes. */
+  readonly opened = (): void => void this.#connections++;
+  readonly closed = (): void => void this.#connections--;
+
+  get connections(): number {
+    return this.#connections;
+  }
+
   answer(input: { flush(): void }): void {
+    if (this.#connections <= FEW_CONNECTIONS) return input.flush();
     if (!this.#batching) {
       const idle = this.idle();
       if (idle !== this.#idle) {
@@ -355,6 +371,9 @@ export class Turn {
   };
 }
 
+/** Up to this many connections open, answers are written at once. */
+export const FEW_CONNECTIONS = 8;
+
 /** Milliseconds the event loop has spent waiting for I/O: it moves only when the loop waits. */
 function loopIdleTime(): number {
   return performance.nodeTiming.idleTime;
@@ -362,6 +381,16 @@ function loopIdleTime(): number {
 /** Node's own `setImmediate`, kept: a test that fakes timers must not hold every answer back. */
 const atTurnEnd = setImmediate;
 const turn = new Turn();
+
+/** @internal Connections open to the servers of this process, as the adapter counts them. */
+export function openConnections(): number {
+  return turn.connections;
+}
+
+function onConnection(socket: Socket): void {
+  turn.opened();
+  socket.once("close", turn.closed);
+}
 
 function onResponseClose(this: WithInput<ServerResponse>): void {
   this[INPUT].closed();
