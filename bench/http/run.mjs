@@ -20,7 +20,7 @@
  *                GET streams open against the echo without, in turns, under the same load.
  *   sustained    mcpgen's RSS sampled over a 32-connection SSE run (60 s with --long): it must stay flat.
  *
- *   node bench/http/run.mjs [--quick] [--long] [--peers mcpgen,echo,echo-batched,echo-busy,sdk-v1,sdk-v2] [--rounds N] [--sessions N]
+ *   node bench/http/run.mjs [--quick] [--long] [--peers mcpgen,echo,echo-batched,echo-busy,echo-core,sdk-v1,sdk-v2] [--rounds N] [--sessions N]
  *                           [--eras 2025,2026] [--connections 1,4,32] [--busy-us N] [--only throughput,sessions,sustained] [--profile] [--heap-snapshot] [--json]
  * --connections   the throughput rows' connection counts (the largest is also measured after a full GC)
  * --busy-us N     the `echo-busy` peer's work per request (default 10 µs)
@@ -126,6 +126,8 @@ const PEERS = [
   { key: "echo-busy", label: `echo + ${BUSY_US} µs/req`, script: "echo.mjs", args: [...SERVER_INFO, "--busy-us", String(BUSY_US)] },
   // The limit writing its answers as mcpgen's adapter does: a turn's answers together, at its end.
   { key: "echo-batched", label: "echo, batched writes", script: "echo.mjs", args: [...SERVER_INFO, "--batch"] },
+  // The echo answering through mcpgen's core: how much of mcpgen's distance to the limit is its core.
+  { key: "echo-core", label: "echo + mcpgen's core", script: "echo.mjs", args: [...SERVER_INFO, "--core", example.entry] },
   { key: "sdk-v1", label: "SDK v1", script: "sdk-v1.mjs", args: [] },
   { key: "sdk-v2", label: "SDK v2", script: "sdk-v2.mjs", args: [] },
 ].filter((peer) => wanted.includes(peer.key));
