@@ -322,7 +322,7 @@ interface BodyRead {
  * With few connections open (`FEW_CONNECTIONS`: every server of the process counts, they share the loop)
  * answers are written at once, busy loop or not: a burst holds few answers, and holding them back keeps those
  * clients waiting while the server works on the others, where they could work alongside it (four
- * connections: ~7 % more requests; 32 connections, at once: ~20 % fewer).
+ * connections: 4–10 % more requests; 32 connections, all at once: ~20 % fewer).
  */
 export class Turn {
   /** Answers wait for the burst's end. */
