@@ -107,7 +107,7 @@ async function child(mode, era, root, registryFile, batches, alloc) {
         method: "POST",
         path: "/mcp",
         header: (name) => headers[name],
-        text: () => Promise.resolve(body),
+        text: () => ({ then: (onText) => onText(body) }), // the body at once, as the adapter's (no promise) hands it at its end
         parse: (text) => parser.parse(text),
         onDisconnect() {},
       };

@@ -20,6 +20,6 @@ export {
 } from "./options.js";
 export { bearerAuth, type BearerAuthOptions } from "./security.js";
 export { InMemoryEventStore, type EventStore, type InMemoryEventStoreOptions, type Replay, type StoredEvent } from "./event-store.js";
-export { BodyError, type HttpInput, type HttpStats } from "./input.js";
+export { BodyError, type BodyText, type HttpInput, type HttpStats } from "./input.js";
 export type { HttpOutput } from "./output.js";
 export type { SseStream, SseTarget } from "./sse.js";

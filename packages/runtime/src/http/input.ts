@@ -11,8 +11,11 @@ export interface HttpInput extends AuthRequest {
   readonly method: string;
   /** The URL path, without query. */
   readonly path: string;
-  /** Reads the body as UTF-8; rejects with a `BodyError` past `limit` bytes or when the body breaks off. */
-  text(limit: number): Promise<string>;
+  /**
+   * Reads the body as UTF-8; fails with a `BodyError` past `limit` bytes or when the body breaks off. A
+   * promise does, or anything with its `then` (the node:http adapter's calls back from the body's end itself).
+   */
+  text(limit: number): BodyText;
   /** Runs `listener` if the client goes away before the response is complete. */
   onDisconnect(listener: () => void): void;
   /**
@@ -20,6 +23,11 @@ export interface HttpInput extends AuthRequest {
    * from one request to the next; without it, each body is parsed on its own (`parseMessage`).
    */
   parse?(text: string): unknown;
+}
+
+/** What `HttpInput.text` gives: its `then` is called once, with what to do with the text and with a failure. */
+export interface BodyText {
+  then(onText: (text: string) => void, onError: (error: unknown) => void): unknown;
 }
 
 export class BodyError extends Error {

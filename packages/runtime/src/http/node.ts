@@ -10,7 +10,7 @@ import { MessageParser } from "../json.js";
 import type { Server } from "../server.js";
 import { keepTickEntry } from "../ticks.js";
 import { LOOPBACK_HOSTS, resolveHttpOptions, type HttpOptions } from "./options.js";
-import { BodyError, type HttpInput, type HttpStats } from "./input.js";
+import { BodyError, type BodyText, type HttpInput, type HttpStats } from "./input.js";
 import { HttpTransport } from "./transport.js";
 import type { HttpOutput } from "./output.js";
 import type { SseStream, SseTarget } from "./sse.js";
@@ -175,7 +175,7 @@ class NodeInput implements HttpInput, SseTarget {
     return (this.socket.parser ??= new MessageParser()).parse(text);
   }
 
-  text(limit: number): Promise<string> {
+  text(limit: number): BodyText {
     const req = this.req;
     const length = this.header("content-length");
     if (length !== undefined && Number(length) > limit) {
@@ -184,12 +184,12 @@ class NodeInput implements HttpInput, SseTarget {
       return discardRest(req, limit + DISCARD_LIMIT).then(() => Promise.reject(tooLarge()));
     }
     if (req.destroyed) return Promise.reject(unreadable());
-    return new Promise((resolve, reject) => {
-      this.#body = { chunks: [], size: 0, limit, resolve, reject };
-      (req as WithInput<IncomingMessage>)[INPUT] = this;
-      req.on("data", onBodyData);
-      req.on("end", onBodyEnd);
-    });
+    const body = new BodyRead(limit);
+    this.#body = body;
+    (req as WithInput<IncomingMessage>)[INPUT] = this;
+    req.on("data", onBodyData);
+    req.on("end", onBodyEnd);
+    return body;
   }
 
   /** A chunk of the body: kept, unless the body outgrew its limit (the rest is read and dropped, then 413). */
@@ -203,7 +203,7 @@ class NodeInput implements HttpInput, SseTarget {
     }
     this.#body = undefined;
     this.req.off("data", onBodyData);
-    discardRest(this.req, DISCARD_LIMIT).then(() => body.reject(tooLarge()));
+    discardRest(this.req, DISCARD_LIMIT).then(() => body.settle(undefined, tooLarge()));
   }
 
   /** The body ended (`complete`), or the connection closed before it did. */
@@ -211,8 +211,8 @@ class NodeInput implements HttpInput, SseTarget {
     const body = this.#body;
     if (!body) return;
     this.#body = undefined;
-    if (!complete) body.reject(unreadable());
-    else body.resolve(body.chunks.length === 1 ? (body.chunks[0] as Buffer).toString("utf8") : Buffer.concat(body.chunks, body.size).toString("utf8"));
+    if (!complete) body.settle(undefined, unreadable());
+    else body.settle(body.chunks.length === 1 ? (body.chunks[0] as Buffer).toString("utf8") : Buffer.concat(body.chunks, body.size).toString("utf8"));
   }
 
   onDisconnect(listener: () => void): void {
@@ -301,13 +301,33 @@ class NodeInput implements HttpInput, SseTarget {
   }
 }
 
-/** A body being read: its chunks so far, and the promise `text()` returned. */
-interface BodyRead {
-  readonly chunks: Buffer[];
-  size: number;
-  readonly limit: number;
-  readonly resolve: (text: string) => void;
-  readonly reject: (error: BodyError) => void;
+/**
+ * A body being read: its chunks so far, and what `text()` returned. It tells the transport from the body's
+ * end itself: a promise there cost a request ~100 ns of its ~2 µs in process (the promise, its resolving
+ * functions, and a turn of the microtask queue). The transport calls `then` as soon as `text()` returns; the
+ * body's events come later.
+ */
+class BodyRead implements BodyText {
+  readonly chunks: Buffer[] = [];
+  size = 0;
+  #onText: ((text: string) => void) | undefined;
+  #onError: ((error: unknown) => void) | undefined;
+
+  constructor(readonly limit: number) {}
+
+  then(onText: (text: string) => void, onError: (error: unknown) => void): void {
+    this.#onText = onText;
+    this.#onError = onError;
+  }
+
+  /** The text, or the error the body ended with. */
+  settle(text: string | undefined, error?: BodyError): void {
+    const onText = this.#onText;
+    const onError = this.#onError;
+    this.#onText = this.#onError = undefined;
+    if (error) onError?.(error);
+    else onText?.(text as string);
+  }
 }
 
 /**
