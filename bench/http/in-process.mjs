@@ -107,7 +107,7 @@ async function child(mode, era, root, registryFile, batches, alloc) {
         method: "POST",
         path: "/mcp",
         header: (name) => headers[name],
-        text: () => ({ then: (onText) => onText(body) }), // the body at once, as the adapter's (no promise) hands it at its end
+        text: () => ({ then: (onText) => onText(body) }), // a thenable, as the adapter's `text()` gives (no promise)
         parse: (text) => parser.parse(text),
         onDisconnect() {},
       };
