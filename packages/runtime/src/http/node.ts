@@ -409,7 +409,7 @@ export function openConnections(): number {
 
 function onConnection(socket: Socket): void {
   turn.opened();
-  socket.once("close", turn.closed);
+  socket.on("close", turn.closed); // a socket closes once: no `once` wrapper (10,000 idle sessions hold as many sockets)
 }
 
 function onResponseClose(this: WithInput<ServerResponse>): void {
