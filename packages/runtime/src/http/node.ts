@@ -409,7 +409,7 @@ export function openConnections(): number {
 
 function onConnection(socket: Socket): void {
   turn.opened();
-  socket.on("close", turn.closed); // a socket closes once: no `once` wrapper (10,000 idle sessions hold as many sockets)
+  socket.on("close", turn.closed); // a socket closes once: `once` would add its wrapper to every connection
 }
 
 function onResponseClose(this: WithInput<ServerResponse>): void {
