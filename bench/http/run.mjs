@@ -124,7 +124,7 @@ const PEERS = [
   { key: "echo", label: "echo (node:http)", script: "echo.mjs", args: SERVER_INFO },
   // The limit doing a little more work per request (10 µs unless --busy-us says): what that costs on this stack.
   { key: "echo-busy", label: `echo + ${BUSY_US} µs/req`, script: "echo.mjs", args: [...SERVER_INFO, "--busy-us", String(BUSY_US)] },
-  // The limit writing its answers as mcpgen's adapter does: a turn's answers together, at its end.
+  // The limit writing its answers as mcpgen's adapter does: with more than 8 connections open, a turn's answers together, at its end.
   { key: "echo-batched", label: "echo, batched writes", script: "echo.mjs", args: [...SERVER_INFO, "--batch"] },
   // The echo answering through mcpgen's core: how much of mcpgen's distance to the limit is its core.
   { key: "echo-core", label: "echo + mcpgen's core", script: "echo.mjs", args: [...SERVER_INFO, "--core", example.entry] },
