@@ -129,6 +129,15 @@ export class Connection implements MethodHost, Holder {
   }
 
   /**
+   * The client of this connection's one request left (2026-era HTTP, where a request has a connection of its
+   * own): the request is cancelled, and one that has not started yet (its runtime still loading) never does.
+   */
+  abandon(requestId: RequestId, reason: string): void {
+    this.cancel(requestId, reason);
+    void this.close();
+  }
+
+  /**
    * Cancels every request in flight and waits up to `graceMs` for their handlers to wind down. Messages
    * arriving afterwards are ignored.
    */

@@ -331,6 +331,24 @@ describe("2026 era: stateless POST", () => {
     await until(() => handle.stats.exchanges === 0, { what: "the request to be cancelled" });
   });
 
+  it.each(["json", "sse"] as const)("in %s response mode, cancels the request when the client disconnects, started or not", async (responseMode) => {
+    const handle = await start({ responseMode });
+    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "slow" };
+    const leave = async (id: number): Promise<void> => {
+      const abort = new AbortController();
+      const body = { jsonrpc: "2.0", id, method: "tools/call", params: { name: "slow", arguments: { steps: 10_000, delayMs: 5 }, _meta: ENVELOPE } };
+      const response = fetch(handle.url, { method: "POST", headers, body: JSON.stringify(body), signal: abort.signal });
+      await until(() => handle.stats.exchanges === 1, { what: "the request to arrive" });
+      abort.abort(); // before any byte of the answer: without a progress token nothing precedes the result
+      await expect(response).rejects.toThrow();
+      await until(() => handle.stats.exchanges === 0, { what: "the request to be cancelled" });
+    };
+    await leave(1); // a fresh server: the call waits for the tool-call runtime and its handler to load
+    const done = await modern(handle.url, 2, "tools/call", { name: "slow", arguments: { steps: 1, delayMs: 1 } });
+    expect((await messagesOf(done, "2026-07-28"))[0]).toMatchObject({ id: 2, result: { content: [{ type: "text", text: "finished 1 steps" }] } });
+    await leave(3); // everything loaded: the handler is running
+  });
+
   it("holds a subscriptions/listen stream: acknowledged first, keep-alive comments, no proxy buffering", async () => {
     const handle = await start({ keepAliveMs: 20 });
     const response = await modern(handle.url, "listen-1", "subscriptions/listen", { notifications: { toolsListChanged: true, promptsListChanged: true } });
