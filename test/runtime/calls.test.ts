@@ -37,6 +37,26 @@ describe("CallTable", () => {
     expect(table.get(7)).toBe(again);
   });
 
+  it("holds one call without buckets, and moves it into them when a second comes", () => {
+    const table = new CallTable<Call>();
+    const only = call(1, "only");
+    table.add(only);
+    expect(table.get(1)).toBe(only);
+    expect(table.get("1")).toBeUndefined();
+    expect(table.get(1n)).toBeUndefined();
+    expect(table.values()).toEqual([only]);
+    const second = call("1", "second");
+    table.add(second);
+    expect(table.size).toBe(2);
+    expect(table.get(1)).toBe(only);
+    expect(table.get("1")).toBe(second);
+    expect(table.delete(only)).toBe(true);
+    expect(names(table)).toEqual(["second"]);
+    expect(table.delete(second)).toBe(true);
+    expect(table.values()).toEqual([]);
+    expect(table.get("1")).toBeUndefined();
+  });
+
   it("keeps every call through growth, whatever kind of id, and removes any of them", () => {
     const table = new CallTable<Call>();
     const ids: RequestId[] = [];

@@ -6,6 +6,9 @@
  * empty after a burst of more than `KEEP_BUCKETS` calls.
  *
  * Ids are hashed with a seed of each table's own, so a client cannot choose ids that all fall into one chain.
+ * A table has no buckets until it holds two calls at once: its one call sits in a field of its own. A
+ * 2026-era HTTP request has a connection, and so a table, of its own, and a stdio client that waits for each
+ * answer never needs more.
  */
 import type { RequestId } from "./protocol.js";
 
@@ -20,11 +23,14 @@ const FIRST_BUCKETS = 8;
 const KEEP_BUCKETS = 256;
 
 export class CallTable<T extends TableMember> {
+  /** The call of a table without buckets. */
+  #only: T | undefined = undefined;
   #buckets: (T | undefined)[] | undefined = undefined;
   /** 32 − log2(buckets): a hash shifted right by this is a bucket. */
   #shift = 32;
   #size = 0;
-  readonly #seed = (Math.random() * 0x1_0000_0000) | 0;
+  /** Chosen with each first bucket array. */
+  #seed = 0;
 
   get size(): number {
     return this.#size;
@@ -32,7 +38,10 @@ export class CallTable<T extends TableMember> {
 
   get(id: RequestId): T | undefined {
     const buckets = this.#buckets;
-    if (buckets === undefined) return undefined;
+    if (buckets === undefined) {
+      const only = this.#only;
+      return only !== undefined && only.requestId === id ? only : undefined;
+    }
     let call = buckets[hash(id, this.#seed) >>> this.#shift];
     while (call !== undefined && call.requestId !== id) call = call.nextInTable as T | undefined;
     return call;
@@ -45,8 +54,14 @@ export class CallTable<T extends TableMember> {
   /** Adds `call`, whose id must not be in the table. */
   add(call: T): void {
     let buckets = this.#buckets;
-    if (buckets === undefined) buckets = this.#resize(FIRST_BUCKETS);
-    else if (this.#size >= buckets.length) buckets = this.#resize(buckets.length * 2);
+    if (buckets === undefined) {
+      if (this.#only === undefined) {
+        this.#only = call;
+        this.#size = 1;
+        return;
+      }
+      buckets = this.#resize(FIRST_BUCKETS);
+    } else if (this.#size >= buckets.length) buckets = this.#resize(buckets.length * 2);
     const index = hash(call.requestId, this.#seed) >>> this.#shift;
     call.nextInTable = buckets[index];
     buckets[index] = call;
@@ -56,7 +71,12 @@ export class CallTable<T extends TableMember> {
   /** Removes `call` itself (not another call with its id); whether it was in the table. */
   delete(call: T): boolean {
     const buckets = this.#buckets;
-    if (buckets === undefined) return false;
+    if (buckets === undefined) {
+      if (this.#only !== call) return false;
+      this.#only = undefined;
+      this.#size = 0;
+      return true;
+    }
     const index = hash(call.requestId, this.#seed) >>> this.#shift;
     let previous: T | undefined;
     let member = buckets[index];
@@ -74,19 +94,26 @@ export class CallTable<T extends TableMember> {
 
   /** Every call, in no particular order. */
   values(): T[] {
+    if (this.#buckets === undefined) return this.#only === undefined ? [] : [this.#only];
     const calls: T[] = [];
-    for (const first of this.#buckets ?? []) {
+    for (const first of this.#buckets) {
       for (let call = first; call !== undefined; call = call.nextInTable as T | undefined) calls.push(call);
     }
     return calls;
   }
 
   /**
-   * A new bucket array of `length` (a power of two), the calls moved over. The old one is emptied: it may sit
-   * in the old generation, where it would keep the calls it lists reachable until a full GC.
+   * A new bucket array of `length` (a power of two), the calls moved over (the one call of a table without
+   * buckets too). The old one is emptied: it may sit in the old generation, where it would keep the calls it
+   * lists reachable until a full GC.
    */
   #resize(length: number): (T | undefined)[] {
-    const old = this.#buckets ?? [];
+    let old = this.#buckets;
+    if (old === undefined) {
+      old = [this.#only];
+      this.#only = undefined;
+      this.#seed = (Math.random() * 0x1_0000_0000) | 0;
+    }
     const buckets = new Array<T | undefined>(length).fill(undefined);
     const shift = 32 - Math.log2(length);
     for (let i = 0; i < old.length; i++) {
