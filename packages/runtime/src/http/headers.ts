@@ -7,9 +7,9 @@ import { clip, describeValue, isObject, META_PROTOCOL_VERSION } from "../protoco
 
 /** Decodes the `=?base64?…?=` sentinel form of a header value; `undefined` when it is malformed. */
 export function decodeHeaderValue(value: string): string | undefined {
-  if (!value.startsWith("=?base64?") || !value.endsWith("?=") || value.length < 11) return invalidChars(value) ? undefined : value;
+  if (!value.startsWith("=?base64?") || !value.endsWith("?=") || value.length < 11) return INVALID_CHAR.test(value) ? undefined : value;
   const encoded = value.slice(9, -2);
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded) || encoded.length % 4 !== 0) return undefined;
+  if (!BASE64.test(encoded) || encoded.length % 4 !== 0) return undefined;
   try {
     const binary = atob(encoded);
     const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
@@ -19,16 +19,16 @@ export function decodeHeaderValue(value: string): string | undefined {
   }
 }
 
-/** Characters a plain header value may not carry (RFC 9110 field values: visible ASCII, space, tab). */
-function invalidChars(value: string): boolean {
-  return /[^\t\x20-\x7e]/.test(value);
-}
+/** The text between `=?base64?` and `?=`. */
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+/** A character a plain header value may not carry (RFC 9110 field values: visible ASCII, space, tab). */
+const INVALID_CHAR = /[^\t\x20-\x7e]/;
 
-/** Where `Mcp-Name` comes from, per method. */
-export function nameSource(method: string, params: Record<string, unknown> | undefined): { field: string; value: unknown } | undefined {
-  if (method === "tools/call" || method === "prompts/get") return { field: "params.name", value: params?.name };
-  if (method === "resources/read") return { field: "params.uri", value: params?.uri };
-  if (method === "tasks/get" || method === "tasks/update" || method === "tasks/cancel") return { field: "params.taskId", value: params?.taskId };
+/** The member of `params` that `Mcp-Name` mirrors, per method (a string constant: nothing made per request). */
+function nameMember(method: string): "name" | "uri" | "taskId" | undefined {
+  if (method === "tools/call" || method === "prompts/get") return "name";
+  if (method === "resources/read") return "uri";
+  if (method === "tasks/get" || method === "tasks/update" || method === "tasks/cancel") return "taskId";
   return undefined;
 }
 
@@ -104,7 +104,6 @@ export function modernHeaderProblem(
   claim: unknown,
   toolHeaders: (tool: string) => readonly ParamHeader[],
 ): HeaderProblem | undefined {
-  const mismatch = (message: string): HeaderProblem => ({ kind: "headerMismatch", message: `Header mismatch: ${message}` });
   const version = header("mcp-protocol-version");
   if (version === undefined) return mismatch("the MCP-Protocol-Version header is required");
   if (claim === undefined) {
@@ -116,20 +115,25 @@ export function modernHeaderProblem(
   const methodHeader = header("mcp-method");
   if (methodHeader === undefined) return mismatch("the Mcp-Method header is required");
   if (methodHeader !== method) return mismatch(`Mcp-Method header value '${methodHeader}' does not match body value '${method}'`);
-  const source = nameSource(method, params);
-  if (!source) return undefined;
+  const member = nameMember(method);
+  if (member === undefined) return undefined;
+  const value = params?.[member];
   const raw = header("mcp-name");
   if (raw === undefined) return mismatch("the Mcp-Name header is required");
   const name = decodeHeaderValue(raw);
   if (name === undefined) return mismatch("the Mcp-Name header value is malformed");
-  if (name !== source.value) {
-    return mismatch(`Mcp-Name header value '${name}' does not match body value ${typeof source.value === "string" ? `'${clip(source.value)}'` : describeValue(source.value)}`);
+  if (name !== value) {
+    return mismatch(`Mcp-Name header value '${name}' does not match body value ${typeof value === "string" ? `'${clip(value)}'` : describeValue(value)}`);
   }
-  if (method === "tools/call" && typeof source.value === "string") {
-    const problem = paramHeaderProblem(toolHeaders(source.value), params?.arguments, header);
+  if (method === "tools/call" && typeof value === "string") {
+    const problem = paramHeaderProblem(toolHeaders(value), params?.arguments, header);
     if (problem) return mismatch(problem);
   }
   return undefined;
+}
+
+function mismatch(message: string): HeaderProblem {
+  return { kind: "headerMismatch", message: `Header mismatch: ${message}` };
 }
 
 /**
