@@ -164,6 +164,23 @@ describe("bad bytes on a connection (clientError)", () => {
     expect(raw.data.indexOf("HTTP/1.1 400")).toBeGreaterThan(second);
   });
 
+  it("refuses only after Node wrote every answer, an earlier slow one's and a later quick one's held behind it", async () => {
+    const handle = await start();
+    const raw = new Raw(handle.port);
+    const slow = post({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "slow", arguments: { steps: 2, delayMs: 20 }, _meta: ENVELOPE } }, [
+      "Accept: application/json",
+      "Mcp-Name: slow",
+    ]);
+    raw.write(slow + discover(2) + GARBAGE);
+    await raw.until(() => raw.closed, "the connection to close");
+    expect([...raw.data.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((match) => match[1])).toEqual(["200", "200", "400"]);
+    const first = raw.data.indexOf('"id":1,');
+    const second = raw.data.indexOf('"id":2,');
+    expect(first).toBeGreaterThan(-1);
+    expect(second).toBeGreaterThan(first);
+    expect(raw.data.indexOf("HTTP/1.1 400")).toBeGreaterThan(second);
+  });
+
   it("writes nothing after a Connection: close response", async () => {
     const handle = await start();
     const raw = new Raw(handle.port);

@@ -64,16 +64,33 @@ export async function serve(server: Server, options: ServeOptions = {}): Promise
     if (state.refuse) return; // answered (or about to be) already
     const status =
       error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? "408 Request Timeout" : error.code === "HPE_HEADER_OVERFLOW" ? "431 Request Header Fields Too Large" : "400 Bad Request";
-    const refuse = (): void => {
+    let refused = false;
+    const refuseNow = (): void => {
+      if (refused) return;
+      refused = true;
       if (socket.writable && !socket.writableEnded) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       else socket.destroy();
+    };
+    // Refuses once Node is done with every response: it writes a connection's responses in order and, after
+    // each, ends the connection or starts the next one; then it closes the response. So once the latest one
+    // is closed (`destroyed`, also the mark of one whose connection went away), all are.
+    const refuse = (): void => {
+      const last = state.last;
+      if (last === undefined || last.destroyed) refuseNow();
+      else last.once("close", refuseNow);
     };
     state.refuse = refuse;
     const open = state.open;
     if (open.length === 0) return refuse();
-    // The error is about a request still arriving (its body broke off or took too long): answer it only if no
-    // byte of any response went out yet (else the bytes would land inside a response), as Node itself does.
-    if (open.some((res) => !res.req.complete)) return open.length === 1 && !open[0]?.headersSent ? refuse() : void socket.destroy();
+    // The error is about a request still arriving (its body broke off or took too long), the connection's last:
+    // answer it only if no byte of its response went out (else the bytes would land inside it), as Node itself
+    // does, once the responses before it are out (Node gives it the connection then).
+    if (open.some((input) => !input.req.complete)) {
+      const res = open.length === 1 ? open[0]?.res : undefined;
+      if (!res || res.headersSent) return void socket.destroy();
+      if (res.socket) return refuseNow();
+      return void res.once("socket", refuseNow);
+    }
     // Complete requests came before the bad bytes (pipelined, or an SSE stream still open): they are answered
     // first, in order; the refusal follows the last of them.
   });
@@ -117,8 +134,10 @@ function defaultHosts(host: string): string[] {
 
 /** What the adapter keeps on a connection. */
 interface SocketState {
-  /** Its responses not yet finished, oldest first. */
-  readonly open: ServerResponse[];
+  /** Its requests whose responses are not ended yet, oldest first. */
+  readonly open: NodeInput[];
+  /** Its latest response. */
+  last: ServerResponse | undefined;
   /** Set once the connection sent bytes that are not HTTP: refuses it once its last response is finished. */
   refuse: (() => void) | undefined;
   /** Its request bodies' parser, made by the first: it remembers the client's 2026-era envelope. */
@@ -132,13 +151,14 @@ type WithInput<T> = T & { [INPUT]: NodeInput };
 
 function stateOf(socket: Socket): SocketState {
   const holder = socket as Socket & { [SOCKET_STATE]?: SocketState };
-  return (holder[SOCKET_STATE] ??= { open: [], refuse: undefined, parser: undefined });
+  return (holder[SOCKET_STATE] ??= { open: [], last: undefined, refuse: undefined, parser: undefined });
 }
 
 /**
- * One request and its response, as the transport sees them, and the response's listeners. Per request there
- * is this object and its `answer` function: the listeners are shared functions that find the object on the
- * request or response they are called on.
+ * One request and its response, as the transport sees them. Per request there is this object and its `answer`
+ * function: the body's listeners (and a stream's `drain`) are shared functions that find the object on the
+ * request or response they are called on, and the response has no listener of its own: the adapter ends
+ * every response itself, and a client that goes away closes the connection (`onSocketClose`).
  */
 class NodeInput implements HttpInput, SseTarget {
   readonly method: string;
@@ -153,17 +173,16 @@ class NodeInput implements HttpInput, SseTarget {
   #output: HttpOutput | undefined;
 
   constructor(
-    private readonly req: IncomingMessage,
-    private readonly res: ServerResponse,
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
     private readonly socket: SocketState,
   ) {
     const url = req.url ?? "/";
     const query = url.indexOf("?");
     this.method = req.method ?? "GET";
     this.path = query === -1 ? url : url.slice(0, query);
-    socket.open.push(res);
-    (res as WithInput<ServerResponse>)[INPUT] = this;
-    res.on("close", onResponseClose);
+    socket.open.push(this);
+    socket.last = res;
   }
 
   header(name: string): string | undefined {
@@ -219,18 +238,22 @@ class NodeInput implements HttpInput, SseTarget {
     (this.#disconnect ??= []).push(listener);
   }
 
-  /** The response's `close`: the connection has one response fewer, and an unfinished one was abandoned. */
-  closed(): void {
-    const { res, socket } = this;
-    const open = socket.open;
-    if (open[0] === res) open.shift(); // the oldest, as a rule
+  /** The response is ended: the connection has one open request fewer. */
+  #ended(): void {
+    const open = this.socket.open;
+    if (open[0] === this) open.shift(); // the oldest, as a rule
     else {
-      const at = open.indexOf(res);
-      if (at !== -1) open.splice(at, 1);
+      const at = open.indexOf(this);
+      if (at === -1) return;
+      open.splice(at, 1);
     }
-    if (open.length === 0) socket.refuse?.();
+    if (open.length === 0) this.socket.refuse?.();
+  }
+
+  /** The connection closed before the response was ended: the client went away. */
+  abandoned(): void {
+    this.#ended();
     this.bodyEnd(false); // a body still being read broke off
-    if (res.writableFinished) return;
     if (this.#disconnect) for (const listener of this.#disconnect) listener();
     this.#stream?.cancel();
   }
@@ -255,7 +278,9 @@ class NodeInput implements HttpInput, SseTarget {
 
   #write(output: HttpOutput): void {
     const res = this.res;
-    if (res.destroyed) {
+    // The connection may be gone before Node marks its response (the adapter hears of it first).
+    if (res.destroyed || this.req.socket.destroyed) {
+      this.#ended();
       output.stream?.cancel();
       return;
     }
@@ -266,6 +291,7 @@ class NodeInput implements HttpInput, SseTarget {
       if (body !== undefined) output.headers["content-length"] = String(Buffer.byteLength(body));
       res.writeHead(output.status, output.headers);
       res.end(body);
+      this.#ended();
       return;
     }
     res.writeHead(output.status, output.headers);
@@ -273,8 +299,10 @@ class NodeInput implements HttpInput, SseTarget {
     // client sees its stream open.
     if (!stream.buffered) res.flushHeaders();
     this.#stream = stream;
-    stream.attach(this);
-    if (!stream.ended) res.on("drain", onResponseDrain); // a stream complete at once has ended with that write
+    stream.attach(this); // a stream complete at once ends here (`end`)
+    if (stream.ended) return;
+    (res as WithInput<ServerResponse>)[INPUT] = this;
+    res.on("drain", onResponseDrain);
   }
 
   /** The answer could not be written: a 500 if nothing was sent yet, else the connection is cut. */
@@ -285,6 +313,7 @@ class NodeInput implements HttpInput, SseTarget {
       res.writeHead(500, { "content-type": "application/json" });
       res.end('{"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error"}}');
     }
+    this.#ended();
   }
 
   // SseTarget: the stream's bytes go into the response.
@@ -294,6 +323,7 @@ class NodeInput implements HttpInput, SseTarget {
 
   end(chunk?: string): void {
     this.res.end(chunk);
+    this.#ended();
   }
 
   drained(): void {
@@ -409,11 +439,14 @@ export function openConnections(): number {
 
 function onConnection(socket: Socket): void {
   turn.opened();
-  socket.on("close", turn.closed); // a socket closes once: `once` would add its wrapper to every connection
+  socket.on("close", onSocketClose); // a socket closes once: `once` would add its wrapper to every connection
 }
 
-function onResponseClose(this: WithInput<ServerResponse>): void {
-  this[INPUT].closed();
+/** A connection closed: its requests still open were abandoned by their client. */
+function onSocketClose(this: Socket): void {
+  turn.closed();
+  const open = (this as Socket & { [SOCKET_STATE]?: SocketState })[SOCKET_STATE]?.open;
+  if (open?.length) for (const input of [...open]) input.abandoned();
 }
 
 function onResponseDrain(this: WithInput<ServerResponse>): void {
