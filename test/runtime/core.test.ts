@@ -682,6 +682,33 @@ describe("cancellation", () => {
     expect(h.notifications.slice(count).map((n) => (n.params as Message).progressToken)).toEqual(["after", "after", "after"]);
   });
 
+  it("holds a call that waits for the tool-call runtime: its id is in use, and a cancel keeps it from starting", async () => {
+    const h = new Harness(); // a fresh server: its first call loads the tool-call runtime
+    await h.initialize();
+    const waiting = h.raw({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "slow", arguments: { steps: 3, delayMs: 1 }, _meta: { progressToken: "w" } } });
+    expect(h.conn.pending).toBe(1);
+    const twin = (await h.raw({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "echo", arguments: { text: "twin" } } }, "tools/call")) as Message;
+    expect(twin).toMatchObject({ id: 7, error: { code: -32600, message: expect.stringMatching(/already in use/) } });
+    expect(await h.raw({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 7, reason: "changed my mind" } })).toBeUndefined();
+    expect(await waiting).toBeUndefined();
+    expect(h.conn.pending).toBe(0);
+    // it never ran: the next call's progress is the only progress, and the id is free again
+    const after = (await h.call("slow", { steps: 2, delayMs: 1 }, { progressToken: "after" })) as Message;
+    expect(after.isError).toBeFalsy();
+    expect(h.notifications.map((n) => (n.params as Message).progressToken)).toEqual(["after", "after"]);
+    const again = (await h.raw({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "echo", arguments: { text: "free" } } }, "tools/call")) as Message;
+    expect(Harness.text(again.result as Message)).toBe("free");
+  });
+
+  it("answers nothing for a call that waited for a runtime when its connection closed", async () => {
+    const h = new Harness();
+    await h.initialize();
+    const waiting = h.raw({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "slow", arguments: { steps: 3, delayMs: 1 }, _meta: { progressToken: 1 } } });
+    await h.conn.close();
+    expect(await waiting).toBeUndefined();
+    expect(h.notifications).toEqual([]);
+  });
+
   it("does not let a handler that ignores cancellation wedge anything", async () => {
     const h = new Harness();
     await h.initialize();

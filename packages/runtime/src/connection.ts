@@ -12,7 +12,8 @@ import { isLegacy, isModern, LATEST_LEGACY_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_
 import { logInternalError, refuse, resultResponse } from "./errors.js";
 import { isCheckedEnvelope } from "./json.js";
 import type { Invocation } from "./invocation.js";
-import { afterLoad, answer, type MethodHost } from "./methods.js";
+import type { Lazy } from "./lazy.js";
+import { answer, type MethodHost } from "./methods.js";
 import { Pending } from "./pending.js";
 import type { Primitives } from "./primitives.js";
 import {
@@ -129,15 +130,6 @@ export class Connection implements MethodHost, Holder {
   }
 
   /**
-   * The client of this connection's one request left (2026-era HTTP, where a request has a connection of its
-   * own): the request is cancelled, and one that has not started yet (its runtime still loading) never does.
-   */
-  abandon(requestId: RequestId, reason: string): void {
-    this.cancel(requestId, reason);
-    void this.close();
-  }
-
-  /**
    * Cancels every request in flight and waits up to `graceMs` for their handlers to wind down. Messages
    * arriving afterwards are ignored.
    */
@@ -197,7 +189,32 @@ export class Connection implements MethodHost, Holder {
     const { primitives } = this.services;
     const loaded = primitives.value;
     if (loaded) return this.start(ctx, () => invocation(loaded));
-    return afterLoad(primitives, "the resources and prompts runtime", ctx, (ready) => this.start(ctx, () => invocation(ready)));
+    return this.afterLoad(primitives, "the resources and prompts runtime", ctx, (ready) => this.start(ctx, () => invocation(ready)));
+  }
+
+  /**
+   * Answers `ctx` with `run` once `runtime` (a part of this runtime loaded on first use, named `what`) is
+   * loaded; a failed load answers -32603 and is said on stderr, and the next request loads it again. Callers
+   * that find it loaded call `run` themselves, with no closure made. Meanwhile the request is in flight: its id
+   * is in use, and cancelling it (the client, a transport whose client left, the connection closing) keeps it
+   * from starting, with no response.
+   */
+  afterLoad<T>(runtime: Lazy<T>, what: string, ctx: RequestContext, run: (loaded: T) => Reply): Reply {
+    if (this.#inUse(ctx.id)) return idInUse(ctx);
+    const waiting: Cancellable = {
+      requestId: ctx.id,
+      nextInTable: undefined,
+      cancel: () => void this.release(waiting),
+    };
+    this.#inFlight.add(waiting);
+    return runtime.get().then(
+      (loaded) => (this.#inFlight.delete(waiting) ? run(loaded) : undefined),
+      (error: unknown) => {
+        if (!this.#inFlight.delete(waiting)) return undefined;
+        console.error(`[mcpgen] could not load ${what}:`, error);
+        return refuse(ctx.sink, ctx.id, "internalError");
+      },
+    );
   }
 
   /**

@@ -20,6 +20,8 @@ export interface MethodHost extends Channel, SessionTarget, InvocationHost, Hold
   readonly services: Core;
   /** The same, once the resources / prompts / completion runtime is loaded. */
   startPrimitive(ctx: RequestContext, invocation: (primitives: Primitives) => Invocation | string): Reply;
+  /** Answers `ctx` with `run` once `runtime` is loaded; the request is in flight meanwhile (see `Connection`). */
+  afterLoad<T>(runtime: Lazy<T>, what: string, ctx: RequestContext, run: (loaded: T) => Reply): Reply;
   /** 2026 era: `subscriptions/listen`, held open until cancelled or the connection closes. */
   listen(ctx: RequestContext): Reply;
   /** 2025 era: `logging/setLevel`. */
@@ -35,17 +37,6 @@ const BOTH = { legacy: true, modern: true } as const;
 const LEGACY = { legacy: true } as const;
 const MODERN = { modern: true } as const;
 
-/**
- * Answers `ctx` with `run` once `runtime` (a part of this runtime loaded on first use, named `what`) is loaded.
- * A failed load answers -32603 and is said on stderr; the next request loads it again. Callers that find it
- * loaded call `run` themselves, with no closure made.
- */
-export function afterLoad<T>(runtime: Lazy<T>, what: string, ctx: RequestContext, run: (loaded: T) => Reply): Promise<string | undefined> {
-  return runtime.get().then(run, (error: unknown) => {
-    console.error(`[mcpgen] could not load ${what}:`, error);
-    return refuse(ctx.sink, ctx.id, "internalError");
-  });
-}
 
 /** A handler that needs the tool-call runtime: called at once when it is loaded, else once it is. */
 function withToolCalls(handler: (host: MethodHost, ctx: RequestContext, calls: ToolCalls) => Reply): Method["handler"] {
@@ -59,7 +50,7 @@ function withToolCalls(handler: (host: MethodHost, ctx: RequestContext, calls: T
 
 // The closure is made in a function of its own: a function that makes one allocates its scope on every call.
 function toolCallsLater(host: MethodHost, ctx: RequestContext, handler: (host: MethodHost, ctx: RequestContext, calls: ToolCalls) => Reply): Reply {
-  return afterLoad(host.services.toolCalls, "the tool-call runtime", ctx, (loaded) => handler(host, ctx, loaded));
+  return host.afterLoad(host.services.toolCalls, "the tool-call runtime", ctx, (loaded) => handler(host, ctx, loaded));
 }
 
 const taskRequest = withToolCalls((host, ctx, calls) => calls.taskRequest(host.services.tasks, host, ctx));

@@ -106,7 +106,7 @@ export class Exchange implements Sink, SessionExchange {
     if (this.modern && requestId !== undefined && this.mode !== "json") {
       // 2026 era: a request whose stream the client closes is cancelled (a JSON answer has no stream: the
       // transport cancels it when the client disconnects).
-      const onStreamCancel = (): void => connection.abandon(requestId, "The client closed the response stream");
+      const onStreamCancel = (): void => void connection.cancel(requestId, "The client closed the response stream");
       if (this.stream) this.stream.onCancel(onStreamCancel);
       else this.cancelHook = onStreamCancel;
     }

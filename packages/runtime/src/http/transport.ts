@@ -363,7 +363,7 @@ export class HttpTransport implements ExchangeHost {
     const connection = this.server.connect(NO_SINK, EPHEMERAL);
     const exchange = new Exchange(this, listen && accept.sse ? "sse" : this.#mode(accept), auth, true, undefined, answer, listen);
     const requestId = id as RequestId;
-    input.onDisconnect(() => connection.abandon(requestId, "The client closed the request"));
+    input.onDisconnect(() => connection.cancel(requestId, "The client closed the request"));
     const reply = connection.handle(message, exchange);
     if (listen && !accept.sse && typeof reply === "object") {
       connection.cancel(requestId, "The client does not accept a stream");
