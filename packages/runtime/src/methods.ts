@@ -37,7 +37,6 @@ const BOTH = { legacy: true, modern: true } as const;
 const LEGACY = { legacy: true } as const;
 const MODERN = { modern: true } as const;
 
-
 /** A handler that needs the tool-call runtime: called at once when it is loaded, else once it is. */
 function withToolCalls(handler: (host: MethodHost, ctx: RequestContext, calls: ToolCalls) => Reply): Method["handler"] {
   return (host, ctx) => {
