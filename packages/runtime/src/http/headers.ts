@@ -59,15 +59,11 @@ export function paramHeaders(tool: Readonly<WireTool>): readonly ParamHeader[] {
 }
 
 /** The first disagreement between the `Mcp-Param-*` headers and the arguments, if any. */
-export function paramHeaderProblem(
-  declarations: readonly ParamHeader[],
-  args: unknown,
-  header: (name: string) => string | undefined,
-): string | undefined {
+export function paramHeaderProblem(declarations: readonly ParamHeader[], args: unknown, request: RequestHeaders): string | undefined {
   for (const declaration of declarations) {
     let value: unknown = args;
     for (const key of declaration.path) value = isObject(value) && Object.hasOwn(value, key) ? value[key] : undefined;
-    const raw = header(declaration.header);
+    const raw = request.header(declaration.header);
     if (value === undefined || value === null) continue; // the client must omit the header; nothing to compare
     if (raw === undefined) return `${declaration.display} header is missing; the body has ${describeValue(value)} at /${declaration.path.join("/")}`;
     const decoded = decodeHeaderValue(raw);
@@ -92,19 +88,24 @@ export interface HeaderProblem {
   readonly message: string;
 }
 
+/** A request's headers by lower-case name (an `HttpInput`). */
+export interface RequestHeaders {
+  header(name: string): string | undefined;
+}
+
 /**
  * 2026 era: the headers a request must carry and their agreement with its body — `MCP-Protocol-Version`
- * with `_meta`'s version claim, `Mcp-Method` with the method, `Mcp-Name` with the name (or URI), and the
- * tool's `Mcp-Param-*` headers with its arguments.
+ * (`version`, read by the caller) with `_meta`'s version claim, `Mcp-Method` with the method, `Mcp-Name` with
+ * the name (or URI), and the tool's `Mcp-Param-*` headers with its arguments (`toolHeaders`, by tool name).
  */
 export function modernHeaderProblem(
-  header: (name: string) => string | undefined,
+  request: RequestHeaders,
+  version: string | undefined,
   method: string,
   params: Record<string, unknown> | undefined,
   claim: unknown,
-  toolHeaders: (tool: string) => readonly ParamHeader[],
+  toolHeaders: { get(tool: string): readonly ParamHeader[] },
 ): HeaderProblem | undefined {
-  const version = header("mcp-protocol-version");
   if (version === undefined) return mismatch("the MCP-Protocol-Version header is required");
   if (claim === undefined) {
     return { kind: "invalidParams", message: `Invalid params: missing _meta["${META_PROTOCOL_VERSION}"] (MCP-Protocol-Version is ${version}); send it on every request` };
@@ -112,13 +113,13 @@ export function modernHeaderProblem(
   if (version !== claim) {
     return mismatch(`MCP-Protocol-Version header value '${version}' does not match body value ${typeof claim === "string" ? `'${clip(claim)}'` : describeValue(claim)}`);
   }
-  const methodHeader = header("mcp-method");
+  const methodHeader = request.header("mcp-method");
   if (methodHeader === undefined) return mismatch("the Mcp-Method header is required");
   if (methodHeader !== method) return mismatch(`Mcp-Method header value '${methodHeader}' does not match body value '${method}'`);
   const member = nameMember(method);
   if (member === undefined) return undefined;
   const value = params?.[member];
-  const raw = header("mcp-name");
+  const raw = request.header("mcp-name");
   if (raw === undefined) return mismatch("the Mcp-Name header is required");
   const name = decodeHeaderValue(raw);
   if (name === undefined) return mismatch("the Mcp-Name header value is malformed");
@@ -126,7 +127,7 @@ export function modernHeaderProblem(
     return mismatch(`Mcp-Name header value '${name}' does not match body value ${typeof value === "string" ? `'${clip(value)}'` : describeValue(value)}`);
   }
   if (method === "tools/call" && typeof value === "string") {
-    const problem = paramHeaderProblem(toolHeaders(value), params?.arguments, header);
+    const problem = paramHeaderProblem(toolHeaders.get(value), params?.arguments, request);
     if (problem) return mismatch(problem);
   }
   return undefined;

@@ -333,7 +333,7 @@ export class HttpTransport implements ExchangeHost {
     const headerVersion = input.header("mcp-protocol-version");
     const claim = versionClaim(message);
     const sessionId = this.options.sessions ? input.header("mcp-session-id") : undefined;
-    if (isModern(headerVersion) || (claim !== undefined && sessionId === undefined)) return this.#modern(input, message, claim, accept, auth, answer);
+    if (isModern(headerVersion) || (claim !== undefined && sessionId === undefined)) return this.#modern(input, message, headerVersion, claim, accept, auth, answer);
     this.#legacy(input, message, headerVersion, sessionId, this.#mode(accept), auth, answer);
   }
 
@@ -345,7 +345,7 @@ export class HttpTransport implements ExchangeHost {
   }
 
   /** 2026 era: stateless, one message per POST; the headers must agree with the body. */
-  #modern(input: HttpInput, message: unknown, claim: unknown, accept: Accepted, auth: AuthInfo | undefined, answer: Answer): void {
+  #modern(input: HttpInput, message: unknown, headerVersion: string | undefined, claim: unknown, accept: Accepted, auth: AuthInfo | undefined, answer: Answer): void {
     if (!isObject(message)) return answer(reject("invalidRequest", "Invalid Request: the 2026-07-28 protocol takes one JSON-RPC message per POST"));
     const id = isRequestId(message.id) ? message.id : undefined;
     const method = message.method;
@@ -355,7 +355,7 @@ export class HttpTransport implements ExchangeHost {
       return answer(reject("methodNotFound", "Method not found: initialize (the 2026-07-28 protocol has no handshake; use server/discover)", id));
     }
     const params = isObject(message.params) ? message.params : undefined;
-    const problem = modernHeaderProblem((name) => input.header(name), method, params, claim, (tool) => this.#toolHeaders.get(tool));
+    const problem = modernHeaderProblem(input, headerVersion, method, params, claim, this.#toolHeaders);
     if (problem) return answer(reject(problem.kind, problem.message, id));
     // The core checks and answers every request; `subscriptions/listen` just needs its answer carried as a
     // stream that stays open (its acknowledgment comes first, the result only when it ends).
