@@ -22,8 +22,8 @@ function fakeLoop(connections = FEW_CONNECTIONS + 1) {
   return {
     answer,
     written,
-    opened: turn.opened,
-    closed: turn.closed,
+    opened: () => turn.opened(),
+    closed: () => turn.closed(),
     waited: () => (idle += 0.05),
     scheduled: () => pending.length,
     endTurn: () => {

@@ -149,9 +149,10 @@ const SOCKET_STATE = Symbol("mcpgen.socket");
 const INPUT = Symbol("mcpgen.input");
 type WithInput<T> = T & { [INPUT]: NodeInput };
 
+type WithState = Socket & { [SOCKET_STATE]?: SocketState };
+
 function stateOf(socket: Socket): SocketState {
-  const holder = socket as Socket & { [SOCKET_STATE]?: SocketState };
-  return (holder[SOCKET_STATE] ??= { open: [], last: undefined, refuse: undefined, parser: undefined });
+  return ((socket as WithState)[SOCKET_STATE] ??= { open: [], last: undefined, refuse: undefined, parser: undefined });
 }
 
 /**
@@ -391,8 +392,13 @@ export class Turn {
   ) {}
 
   /** A connection opened; `closed` when it closes. */
-  readonly opened = (): void => void this.#connections++;
-  readonly closed = (): void => void this.#connections--;
+  opened(): void {
+    this.#connections++;
+  }
+
+  closed(): void {
+    this.#connections--;
+  }
 
   get connections(): number {
     return this.#connections;
@@ -445,7 +451,7 @@ function onConnection(socket: Socket): void {
 /** A connection closed: its requests still open were abandoned by their client. */
 function onSocketClose(this: Socket): void {
   turn.closed();
-  const open = (this as Socket & { [SOCKET_STATE]?: SocketState })[SOCKET_STATE]?.open;
+  const open = (this as WithState)[SOCKET_STATE]?.open; // a connection that never sent a request has none
   if (open?.length) for (const input of [...open]) input.abandoned();
 }
 
