@@ -191,6 +191,28 @@ describe("2025 era: sessions", () => {
     expect((await slow).status).toBe(200);
   });
 
+  it("expires idle sessions by the system clock when none is given, and keeps one in use", async () => {
+    const handle = await start({ sessionIdleMs: 1000 }); // the clock read at most every 50 ms (a twentieth of it)
+    const before = Date.now();
+    const idle = await initialize(handle.url);
+    const used = await initialize(handle.url);
+    // A request on `used` every ~30 ms until the other one expires (within 5 s), not sooner than its time.
+    for (let id = 1; handle.stats.sessions === 2; id++) {
+      if (Date.now() - before > 5000) throw new Error("the idle session did not expire within 5 s");
+      const response = await post(handle.url, call(id, "echo", { text: "x" }), { "mcp-session-id": used, "mcp-protocol-version": V });
+      expect(response.status).toBe(200);
+      await response.text();
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    }
+    expect(Date.now() - before).toBeGreaterThanOrEqual(1000 - 50);
+    const gone = await post(handle.url, call(0, "echo", { text: "x" }), { "mcp-session-id": idle });
+    expect(gone.status).toBe(404);
+    await gone.text();
+    const kept = await post(handle.url, call(0, "echo", { text: "x" }), { "mcp-session-id": used, "mcp-protocol-version": V });
+    expect(kept.status).toBe(200);
+    await kept.text();
+  });
+
   it("expires a session whose client vanished in the middle of an elicitation, cancelling the call", async () => {
     let now = 0;
     const handle = await start({ sessionIdleMs: 100, clock: () => now });
