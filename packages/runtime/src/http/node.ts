@@ -164,8 +164,8 @@ function stateOf(socket: Socket): SocketState {
 class NodeInput implements HttpInput, SseTarget {
   readonly method: string;
   readonly path: string;
-  /** Told when the client goes away before the response is complete. */
-  #disconnect: (() => void)[] | undefined;
+  /** Told when the client goes away before the response is complete: the transport gives one, as a rule. */
+  #disconnect: (() => void) | (() => void)[] | undefined;
   /** The SSE stream the response carries, once it is one. */
   #stream: SseStream | undefined;
   /** The body being read (`text`). */
@@ -236,7 +236,8 @@ class NodeInput implements HttpInput, SseTarget {
   }
 
   onDisconnect(listener: () => void): void {
-    (this.#disconnect ??= []).push(listener);
+    const known = this.#disconnect;
+    this.#disconnect = known === undefined ? listener : typeof known === "function" ? [known, listener] : [...known, listener];
   }
 
   /** The response is ended: the connection has one open request fewer. */
@@ -255,7 +256,9 @@ class NodeInput implements HttpInput, SseTarget {
   abandoned(): void {
     this.#ended();
     this.bodyEnd(false); // a body still being read broke off
-    if (this.#disconnect) for (const listener of this.#disconnect) listener();
+    const told = this.#disconnect;
+    if (typeof told === "function") told();
+    else if (told) for (const listener of told) listener();
     this.#stream?.cancel();
   }
 

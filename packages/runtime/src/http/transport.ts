@@ -61,6 +61,11 @@ type SessionMessage =
 const sessionChannel = (sessionId: string): string => `session:${sessionId}`;
 /** Requests that change what a session record keeps. */
 const STATEFUL = new Set(["logging/setLevel", "resources/subscribe", "resources/unsubscribe"]);
+// What the 2025 era looks for in a POST's messages (functions of the module: a closure in each request's path
+// would be made at every request).
+const isInitialize = (m: unknown): boolean => isObject(m) && m.method === "initialize";
+const isRequest = (m: unknown): boolean => isObject(m) && typeof m.method === "string" && m.id !== undefined;
+const isStateful = (m: unknown): boolean => isObject(m) && STATEFUL.has(m.method as string);
 const LEVEL_NAMES = Object.fromEntries(Object.entries(LOG_LEVEL_RANK).map(([name, rank]) => [rank, name])) as Record<number, LogLevel>;
 
 const NO_SINK: Sink = { send: () => undefined };
@@ -383,7 +388,7 @@ export class HttpTransport implements ExchangeHost {
   #legacy(input: HttpInput, message: unknown, headerVersion: string | undefined, sessionId: string | undefined, mode: Mode, auth: AuthInfo | undefined, answer: Answer): void {
     const messages = Array.isArray(message) ? message : [message];
     if (messages.length === 0) return answer(reject("invalidRequest", "Invalid Request: empty batch"));
-    if (messages.some((m) => isObject(m) && m.method === "initialize")) {
+    if (messages.some(isInitialize)) {
       if (messages.length > 1) return answer(reject("invalidRequest", "Invalid Request: initialize must be sent on its own"));
       return this.#settle(this.#initialize(message, mode, auth), answer);
     }
@@ -394,28 +399,30 @@ export class HttpTransport implements ExchangeHost {
       const connection = this.server.connect(NO_SINK, { ephemeral: true, session: { protocolVersion: headerVersion ?? "2025-03-26" } });
       return this.#run(input, message, messages, connection, undefined, mode, auth, answer);
     }
-    const run = (found: Found): void => {
-      if (!found.session) return answer(found.output);
-      const session = found.session;
-      const version = headerVersion ?? session.connection.session?.protocolVersion;
-      for (const m of messages) {
-        const mismatch = versionClaimProblem(versionClaim(m), version);
-        if (mismatch) return answer(reject("headerMismatch", mismatch, isObject(m) && isRequestId(m.id) ? m.id : undefined));
-      }
-      this.#run(input, message, messages, session.connection, session, mode, auth, answer);
-    };
     const found = this.#session(sessionId, auth);
-    if (!(found instanceof Promise)) return run(found);
-    found.then(run).catch((error: unknown) => answer(this.#crash(error)));
+    if (!(found instanceof Promise)) return this.#inSession(found, input, message, messages, headerVersion, mode, auth, answer);
+    found.then((later) => this.#inSession(later, input, message, messages, headerVersion, mode, auth, answer)).catch((error: unknown) => answer(this.#crash(error)));
+  }
+
+  /** 2025 era: the messages of one POST to the session found, if it was; their version claims must agree with it. */
+  #inSession(found: Found, input: HttpInput, message: unknown, messages: unknown[], headerVersion: string | undefined, mode: Mode, auth: AuthInfo | undefined, answer: Answer): void {
+    if (!found.session) return answer(found.output);
+    const session = found.session;
+    const version = headerVersion ?? session.connection.session?.protocolVersion;
+    for (const m of messages) {
+      const mismatch = versionClaimProblem(versionClaim(m), version);
+      if (mismatch) return answer(reject("headerMismatch", mismatch, isObject(m) && isRequestId(m.id) ? m.id : undefined));
+    }
+    this.#run(input, message, messages, session.connection, session, mode, auth, answer);
   }
 
   /** 2025 era: the messages of one POST, in a session or stateless. */
   #run(input: HttpInput, message: unknown, messages: unknown[], connection: Connection, session: HttpSession | undefined, mode: Mode, auth: AuthInfo | undefined, answer: Answer): void {
-    const hasRequest = messages.some((m) => isObject(m) && typeof m.method === "string" && m.id !== undefined);
+    const hasRequest = messages.some(isRequest);
     if (session) this.#forwardAnswers(session, messages);
     const exchange = new Exchange(this, mode, auth, false, session, answer);
     let reply = connection.handle(message, exchange);
-    if (session?.record && messages.some((m) => isObject(m) && STATEFUL.has(m.method as string))) {
+    if (session?.record && messages.some(isStateful)) {
       // The other copies (and the record) know of the change before the client hears it is done.
       const shared = session;
       reply = Promise.resolve(reply).then(async (text) => (await this.#saveState(shared), text));
