@@ -21,10 +21,13 @@
  *   sustained    mcpgen's RSS sampled over a 32-connection SSE run (60 s with --long): it must stay flat.
  *
  *   node bench/http/run.mjs [--quick] [--long] [--peers mcpgen,echo,echo-batched,echo-busy,echo-core,sdk-v1,sdk-v2] [--rounds N] [--sessions N]
- *                           [--eras 2025,2026] [--connections 1,4,32] [--busy-us N] [--only throughput,sessions,sustained] [--profile] [--heap-snapshot] [--json]
+ *                           [--eras 2025,2026] [--connections 1,4,32] [--busy-us N] [--only throughput,sessions,sustained] [--profile] [--heap-snapshot]
+ *                           [--no-pin] [--json]
  * --connections   the throughput rows' connection counts (the largest is also measured after a full GC)
  * --busy-us N     the `echo-busy` peer's work per request (default 10 µs)
  * --heap-snapshot   heap snapshots before and after the sessions open: what a session's heap is made of
+ * --no-pin    lets the scheduler place the processes; by default every server's main thread runs on CPU 0 and
+ *             the load generator's on CPU 1, so that the peers are measured on the same CPU (bench/lib/pin.mjs)
  * --profile   after the rest: mcpgen under --cpu-prof for a 32-connection run per response mode, summarised
  *             (--profile-dir DIR keeps the .cpuprofile files, for Chrome DevTools or bench/lib/cpuprofile.mjs)
  * A benchmark, not a test: it prints figures (and which targets they meet) and exits 0 whatever they are.
@@ -38,6 +41,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { summarize } from "../lib/cpuprofile.mjs";
 import { heapByConstructor } from "../lib/heapsnapshot.mjs";
+import { pinning } from "../lib/pin.mjs";
 import { cpuNs, memory, writes } from "../lib/proc.mjs";
 import { median, quantileSorted, spread } from "../lib/stats.mjs";
 import { MODERN_META, MODERN_PROTOCOL_VERSION } from "../stdio/driver.mjs";
@@ -77,6 +81,7 @@ if (CONNECTIONS.some((n) => !Number.isInteger(n) || n < 1)) {
   process.exit(2);
 }
 const MOST = Math.max(...CONNECTIONS);
+const PIN = args.includes("--no-pin") ? undefined : pinning();
 const BUSY_US = Number(option("--busy-us") ?? 10);
 if (!(BUSY_US > 0)) {
   process.stderr.write(`bench: --busy-us takes a positive number of microseconds\n`);
@@ -134,6 +139,7 @@ const PEERS = [
 
 /** Starts a peer; resolves once it printed READY. */
 async function startPeer(peer, mode, { nodeArgs = [], extra = [] } = {}) {
+  PIN?.release(); // the server's threads inherit this one's CPUs
   const child = spawn(process.execPath, ["--expose-gc", ...nodeArgs, path.join(SERVERS, peer.script), ...peer.args, "--mode", mode, ...extra], {
     cwd: root,
     stdio: ["pipe", "pipe", "inherit"],
@@ -158,6 +164,8 @@ async function startPeer(peer, mode, { nodeArgs = [], extra = [] } = {}) {
   let timer;
   const readyLine = await Promise.race([next(), new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`${peer.key} did not start`)), 20_000)))]);
   clearTimeout(timer);
+  PIN?.server(child.pid);
+  PIN?.self();
   return {
     url: readyLine.replace(/^READY /, ""),
     pid: child.pid,
@@ -538,7 +546,7 @@ if (args.includes("--profile") && mcpgenPeer) {
 const fmt = (value, digits = 0) => (Number.isFinite(value) ? value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits }) : "–");
 const mark = (ok) => (ok ? "✓" : "✗");
 if (args.includes("--json")) {
-  process.stdout.write(`${JSON.stringify({ plan: PLAN, rows, sessions, flat, profiles }, null, 2)}\n`);
+  process.stdout.write(`${JSON.stringify({ plan: PLAN, pinned: PIN?.description ?? null, rows, sessions, flat, profiles }, null, 2)}\n`);
   process.exit(0);
 }
 const out = [];
@@ -546,7 +554,7 @@ out.push(
   `mcpgen HTTP benchmark: node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}; load average ${fmt(loadStart, 2)} at start, ${fmt(os.loadavg()[0], 2)} at end`,
 );
 out.push(
-  `tools/call add on 127.0.0.1: 2025 = one 2025-11-25 session, 2026 = 2026-07-28 requests (envelope in _meta, no session); ${PLAN.rounds} rounds of ${PLAN.ms} ms (after ${PLAN.warmMs} ms warm-up), the peers of a mode taking turns; medians ± half the spread between rounds`,
+  `tools/call add on 127.0.0.1: 2025 = one 2025-11-25 session, 2026 = 2026-07-28 requests (envelope in _meta, no session); ${PLAN.rounds} rounds of ${PLAN.ms} ms (after ${PLAN.warmMs} ms warm-up), the peers of a mode taking turns; medians ± half the spread between rounds; ${PIN ? PIN.description : "processes placed by the scheduler"}`,
 );
 out.push("");
 const find = (peer, mode, era, connections, afterGc = false) =>
