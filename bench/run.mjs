@@ -25,9 +25,12 @@
  *                NODE_EXTRA_CA_CERTS is set, also without it: lib/node-start.mjs), mcpgen's also as the MCP Bundle
  *                `mcpgen bundle` makes of the same server (held against the echo's, itself one file), then
  *                sequential `tools/list` on each peer's last process, in slices taking turns
- * Server CPU is read from /proc (all threads) around each slice; the figures are medians over rounds.
+ * Server CPU is read from /proc (all threads) around each slice; the figures are medians over rounds. While
+ * the add servers and the 100-tool servers' `tools/list` are measured, their main threads run on CPU 0 and
+ * the driver's on CPU 1, so that the peers are measured on the same CPU (bench/lib/pin.mjs; `--no-pin` lets
+ * the scheduler place them); cold starts are not pinned.
  *
- *   node bench/run.mjs [--quick] [--rounds N] [--peers mcpgen,sdk-v1,sdk-v2,echo,echo-busy] [--json] [--keep]
+ *   node bench/run.mjs [--quick] [--rounds N] [--peers mcpgen,sdk-v1,sdk-v2,echo,echo-busy] [--json] [--keep] [--no-pin]
  *                      [--profile]   (after the rounds: CPU profiles of mcpgen's 2025 and 2026 add paths and cold start)
  *                      [--gc]        (after the rounds: young-generation collections per pipelined `add` call,
  *                                     every peer with bench/lib/gc-count.mjs preloaded, the peers taking turns)
@@ -41,6 +44,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { summarize } from "./lib/cpuprofile.mjs";
 import { BARE_ENV } from "./lib/node-start.mjs";
+import { pinning } from "./lib/pin.mjs";
 import { memory } from "./lib/proc.mjs";
 import { median, quantileSorted, spread } from "./lib/stats.mjs";
 import { addCall, closedLoop, listCall, modernAddCall, SEARCH, SEARCH_TASKS, searchCall, spawnPeer } from "./stdio/driver.mjs";
@@ -121,6 +125,12 @@ const searchAnswer = async (p) => JSON.stringify(await p.request("tools/call", {
 
 const args = parseArgs(process.argv.slice(2));
 const plan = { ...PLANS[args.quick ? "quick" : "full"], ...(args.rounds && { rounds: args.rounds }) };
+const PIN = args.noPin ? undefined : pinning();
+/** Pins the processes measured next (see the header), and this one. */
+const pin = (procs) => {
+  for (const p of procs) PIN?.server(p.pid);
+  PIN?.self();
+};
 const log = (line) => process.stderr.write(`bench: ${line}\n`);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -157,6 +167,7 @@ async function main() {
       machine: machine(),
       loadAverage: { start: loadStart, end: os.loadavg().map((x) => Math.round(x * 100) / 100) },
       command: `node bench/run.mjs${process.argv.slice(2).length ? " " + process.argv.slice(2).join(" ") : ""}`,
+      pinned: PIN?.description ?? null,
       plan: { ...plan, depth: DEPTH },
       fixture: { tools: built.tools100.tools, listBytes: built.tools100.listBytes, ...built.tools100.fixture },
       peers: peers.map(({ key, label, description }) => ({ key, label, description })),
@@ -240,6 +251,7 @@ async function benchAdd(order, root, { nodeArgs = [], eras = ["2025", "2026"] } 
         await closedLoop(p, { depth: 1, durationMs: 0, maxCalls: 1, ...modernAddCall });
       }
     }
+    pin([...procs, ...modern.map(([, p]) => p)]);
     await sleep(plan.idleSettleMs);
     const idle = procs.map((p) => memory(p.pid));
     const legacy = eras.includes("2025");
@@ -289,6 +301,7 @@ async function benchAdd(order, root, { nodeArgs = [], eras = ["2025", "2026"] } 
     });
     return result;
   } finally {
+    PIN?.release(); // the next processes start on every CPU
     await Promise.all([...procs, ...modern.map(([, p]) => p)].map((p) => p.close()));
   }
 }
@@ -393,6 +406,7 @@ async function bench100(order, root, tools) {
       }
     }
     const check = listCall(tools);
+    pin(procs);
     for (const p of procs) await closedLoop(p, { depth: 1, durationMs: plan.listWarmMs, ...check });
     const lists = procs.map(() => []);
     for (let s = 0; s < plan.slices; s++) {
@@ -417,6 +431,7 @@ async function bench100(order, root, tools) {
     });
     return result;
   } finally {
+    PIN?.release();
     await Promise.all(procs.map((p) => p.close()));
   }
 }
@@ -578,6 +593,7 @@ function report(r) {
   const p = (...l) => lines.push(...l);
   const pl = r.plan;
   p(`mcpgen stdio benchmark: node ${r.node}, ${r.machine}; load average ${r.loadAverage.start[0]} at start, ${r.loadAverage.end[0]} at end`);
+  p(r.pinned ? `Measured with ${r.pinned}; cold starts not pinned.` : "Processes placed by the scheduler.");
   p(
     `${pl.rounds} rounds, medians; per round and peer: warm-up ${pl.warmMs} ms, sequential ${pl.seqMs} ms, pipelined (${pl.depth} in flight) ${pl.pipeMs} ms, ` +
       `${pl.coldRuns} cold starts, tools/list ${pl.listMs} ms, each phase in ${pl.slices} slices with the peers taking turns; ` +
@@ -682,11 +698,12 @@ function parseArgs(argv) {
     else if (flag === "--peers") opts.peers = value().split(",");
     else if (flag === "--json") opts.json = true;
     else if (flag === "--keep") opts.keep = true;
+    else if (flag === "--no-pin") opts.noPin = true;
     else if (flag === "--profile") opts.profile = true;
     else if (flag === "--gc") opts.gc = true;
     else if (flag === "--v2-json-schema") opts.v2JsonSchema = true;
     else {
-      process.stderr.write("usage: node bench/run.mjs [--quick] [--rounds N] [--peers mcpgen,sdk-v1,sdk-v2,echo,echo-busy] [--json] [--keep] [--profile] [--gc] [--v2-json-schema]\n");
+      process.stderr.write("usage: node bench/run.mjs [--quick] [--rounds N] [--peers mcpgen,sdk-v1,sdk-v2,echo,echo-busy] [--json] [--keep] [--no-pin] [--profile] [--gc] [--v2-json-schema]\n");
       process.exit(2);
     }
   }
