@@ -91,13 +91,14 @@ function table({ node, machine, runs, results }) {
 /** One row in this process: set up, warm up, measure, print one JSON line. */
 async function child(mode, era, root, registryFile, batches, alloc) {
   const runtime = (file) => pathToFileURL(path.join(root, "node_modules", "@mcpgen", "runtime", "dist", file)).href;
-  const { createServer, resolveHttpOptions, MessageParser, tuneHeap } = await import(runtime("index.js"));
-  const { HttpTransport } = await import(runtime("http/transport.js"));
+  const { createServer, MessageParser, tuneHeap } = await import(runtime("index.js"));
+  const { nodeTransport } = await import(runtime("http/node.js"));
   const { registry } = await import(pathToFileURL(registryFile).href);
   tuneHeap(await import("node:v8"));
   const server = createServer(registry);
   await server.ready;
-  const transport = new HttpTransport(server, resolveHttpOptions({ responseMode: mode, eventStore: false, allowedHosts: ["127.0.0.1"] }));
+  // The transport as serve() makes it (its options, the sessions' clock), without the node:http server.
+  const { transport } = nodeTransport(server, { responseMode: mode, eventStore: false });
   const parser = new MessageParser(); // one keep-alive connection's, as the adapter keeps it
 
   /** One POST: resolves with its answer, an SSE stream's events read to its end as the adapter writes them. */

@@ -9,6 +9,7 @@ import { performance } from "node:perf_hooks";
 import { MessageParser } from "../json.js";
 import type { Server } from "../server.js";
 import { keepTickEntry } from "../ticks.js";
+import { sessionClock, type CoarseClock } from "./clock.js";
 import { LOOPBACK_HOSTS, resolveHttpOptions, type HttpOptions } from "./options.js";
 import { BodyError, type BodyText, type HttpInput, type HttpStats } from "./input.js";
 import { HttpTransport } from "./transport.js";
@@ -38,12 +39,14 @@ export interface HttpServerHandle {
   readonly transport: HttpTransport;
 }
 
+/** Loopback only, unless told otherwise. */
+const DEFAULT_HOST = "127.0.0.1";
+
 export async function serve(server: Server, options: ServeOptions = {}): Promise<HttpServerHandle> {
-  const host = options.host ?? "127.0.0.1";
+  const host = options.host ?? DEFAULT_HOST;
   const port = options.port ?? 3000;
   const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
-  const allowedHosts = options.allowedHosts ?? defaultHosts(host);
-  const transport = new HttpTransport(server, resolveHttpOptions({ ...options, allowedHosts }));
+  const { transport, clock } = nodeTransport(server, options);
   keepTickEntry();
 
   const http = createHttpServer(
@@ -117,11 +120,23 @@ export async function serve(server: Server, options: ServeOptions = {}): Promise
       (closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
         await transport.close();
+        clock?.stop();
         http.closeIdleConnections();
         setTimeout(() => http.closeAllConnections(), 1000).unref();
         await stopped;
       })()),
   };
+}
+
+/**
+ * The transport as `serve` runs it: hosts allowed by the bound host (unless told), and, with no `clock` given,
+ * sessions timed by a `CoarseClock` (clock.ts), returned so that `close()` stops it.
+ */
+export function nodeTransport(server: Server, options: ServeOptions = {}): { transport: HttpTransport; clock: CoarseClock | undefined } {
+  const resolved = resolveHttpOptions({ ...options, allowedHosts: options.allowedHosts ?? defaultHosts(options.host ?? DEFAULT_HOST) });
+  if (options.clock !== undefined) return { transport: new HttpTransport(server, resolved), clock: undefined };
+  const clock = sessionClock(resolved.sessionIdleMs);
+  return { transport: new HttpTransport(server, { ...resolved, clock: () => clock.now() }), clock };
 }
 
 /** Loopback names, plus the bound host itself when it is a specific one. */

@@ -94,8 +94,9 @@ export interface HttpOptions {
   /** `retry` hint (ms) sent with the priming event of resumable streams (default 1,000). */
   retryMs?: number;
   /**
-   * The time in ms, for session expiry (tests advance their own). Default: the system clock, read at most once a
-   * second (or every twentieth of `sessionIdleMs`) while requests come, so a session expires within that of its time.
+   * The time in ms, for session expiry (tests advance their own). Default: the system clock; under `serve()`
+   * read at most once a second (or every twentieth of `sessionIdleMs`) while requests come, so a session
+   * expires within that of its time (clock.ts).
    */
   clock?: () => number;
 }

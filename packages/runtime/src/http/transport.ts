@@ -19,7 +19,6 @@ import { parseMessage } from "../json.js";
 import type { AuthInfo, LogLevel } from "../handler.js";
 import { isObject, isRequestId, LOG_LEVEL_RANK, type RequestId } from "../protocol.js";
 import { coreOf, type Server } from "../server.js";
-import { CoarseClock } from "./clock.js";
 import { Exchange, type ExchangeHost } from "./exchange.js";
 import { modernHeaderProblem, paramHeaders, versionClaim, versionClaimProblem, type ParamHeader } from "./headers.js";
 import { BodyError, type HttpInput, type HttpStats } from "./input.js";
@@ -71,8 +70,6 @@ const LEVEL_NAMES = Object.fromEntries(Object.entries(LOG_LEVEL_RANK).map(([name
 const NO_SINK: Sink = { send: () => undefined };
 /** Connections that carry one exchange (2026-era requests): no session-wide notifications. */
 const EPHEMERAL = { ephemeral: true } as const;
-/** How old the time sessions are kept by may be, at most (less with a short `sessionIdleMs`): see CoarseClock. */
-const CLOCK_RESOLUTION_MS = 1000;
 /** Distinct header values (Host, Accept) remembered; clients send few. */
 const VERDICTS = 64;
 
@@ -90,8 +87,6 @@ export class HttpTransport implements ExchangeHost {
   /** The `x-mcp-header` declarations of each tool (bounded by the number of tools). */
   readonly #toolHeaders: BoundedCache<string, readonly ParamHeader[]>;
   #sweeper: ReturnType<typeof setInterval> | undefined;
-  /** The sessions' clock when none is given (`options.clock` is `Date.now`), else undefined. */
-  readonly #clock: CoarseClock | undefined;
   /** The bus the copies of shared sessions talk on (`sessionStore` and `bus` both configured), else undefined. */
   readonly #shared: Bus | undefined;
   /** Stops hearing about sessions ended on other instances. */
@@ -110,7 +105,6 @@ export class HttpTransport implements ExchangeHost {
       const slot = tools.get(tool);
       return slot ? paramHeaders(slot.wire) : [];
     });
-    this.#clock = options.sessions && options.clock === Date.now ? new CoarseClock(Math.max(1, Math.min(CLOCK_RESOLUTION_MS, Math.floor(options.sessionIdleMs / 20)))) : undefined;
     if (options.sessions) {
       this.#sweeper = setInterval(() => this.#sweep(), Math.max(10, Math.min(60_000, Math.floor(options.sessionIdleMs / 2))));
       (this.#sweeper as { unref?: () => void }).unref?.();
@@ -162,7 +156,6 @@ export class HttpTransport implements ExchangeHost {
     if (this.#closed) return;
     this.#closed = true;
     if (this.#sweeper) clearInterval(this.#sweeper);
-    this.#clock?.stop();
     await (await this.#unsubscribe)?.().catch((error: unknown) => this.report(error));
     // Closing a listen request's connection ends it with a result (the server ends the subscription).
     await settledWithin([...this.#listens].map((exchange) => exchange.closeConnection()), 1000);
@@ -176,7 +169,7 @@ export class HttpTransport implements ExchangeHost {
   // ── ExchangeHost ──
 
   now(): number {
-    return this.#clock ? this.#clock.now() : this.options.clock();
+    return this.options.clock();
   }
 
   append(session: HttpSession, streamId: string, eventId: string, message: string): void {
