@@ -7,10 +7,12 @@
  * there with a few connections (BENCHMARKS.md, "A few requests at a time"). In process the same work reads
  * within ~3 % from run to run, so a change of 50–100 ns shows in a few alternating runs.
  *
- *   node bench/http/in-process.mjs [--runs N] [--batches N] [--alloc] [--json]
+ *   node bench/http/in-process.mjs [--runs N] [--batches N] [--alloc] [--no-pin] [--json]
  *     --runs N      fresh processes per row, taking turns (default 3); medians over them
  *     --batches N   groups of four requests per measured slice (default 4000); five slices per process
  *     --alloc       also bytes allocated per request, from a sampling heap profile that counts collected objects
+ *     --no-pin      lets the scheduler place each process; by default its main thread runs on CPU 0 (the
+ *                   VM's CPUs need not be equally fast: bench/lib/pin.mjs)
  *
  * Rows: `tools/call add` in JSON and SSE response mode, in the 2025-11-25 era (one session, as bench/http/run.mjs
  * sends it) and the 2026-07-28 era (the envelope in `_meta` and the headers that go with it, bodies parsed by one
@@ -24,6 +26,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { allocatedPer } from "../lib/allocated.mjs";
 import { inProcessOptions } from "../lib/in-process-options.mjs";
+import { pinning } from "../lib/pin.mjs";
 import { median } from "../lib/stats.mjs";
 import { MODERN_META, MODERN_PROTOCOL_VERSION, PROTOCOL_VERSION } from "../stdio/driver.mjs";
 import { setUpExample } from "../stdio/setup.mjs";
@@ -45,7 +48,7 @@ if (args[0] === "--child") await child(args[1], args[2], args[3], args[4], Numbe
 else await parent();
 
 async function parent() {
-  const { runs, batches, alloc, json } = inProcessOptions(args, { prefix: "http in-process", usage: "usage: node bench/http/in-process.mjs [--runs N] [--batches N] [--alloc] [--json]", batches: 4000 });
+  const { runs, batches, alloc, pin, json } = inProcessOptions(args, { prefix: "http in-process", usage: "usage: node bench/http/in-process.mjs [--runs N] [--batches N] [--alloc] [--no-pin] [--json]", batches: 4000 });
   const log = (line) => process.stderr.write(`http in-process: ${line}\n`);
   const root = mkdtempSync(path.join(os.tmpdir(), "mcpgen-bench-http-in-process-"));
   try {
@@ -55,7 +58,7 @@ async function parent() {
     for (let r = 0; r < runs; r++) {
       for (const [i, { mode, era }] of ROWS.entries()) {
         log(`${mode.toUpperCase()} ${era}: process ${r + 1}/${runs}`);
-        const childArgs = [fileURLToPath(import.meta.url), "--child", mode, era, root, registry, "--batches", String(batches), ...(alloc ? ["--alloc"] : [])];
+        const childArgs = [fileURLToPath(import.meta.url), "--child", mode, era, root, registry, "--batches", String(batches), ...(alloc ? ["--alloc"] : []), ...(pin ? ["--pin"] : [])];
         figures[i].push(JSON.parse(execFileSync(process.execPath, childArgs, { cwd: root, encoding: "utf8" })));
       }
     }
@@ -65,17 +68,17 @@ async function parent() {
       each: figures[i].map((f) => Math.round(f.cpuNs)),
       allocBytes: figures[i][0].allocBytes === undefined ? undefined : median(figures[i].map((f) => f.allocBytes)),
     }));
-    const report = { node: process.version, machine: `${os.cpus().length} × ${os.cpus()[0]?.model.trim()}`, runs, batches, results };
+    const report = { node: process.version, machine: `${os.cpus().length} × ${os.cpus()[0]?.model.trim()}`, runs, pinned: pin, batches, results };
     process.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : table(report));
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
 }
 
-function table({ node, machine, runs, results }) {
+function table({ node, machine, runs, pinned, results }) {
   const alloc = results[0].allocBytes !== undefined;
   const lines = [
-    `mcpgen's HTTP transport in process, tools/call add: node ${node}, ${machine}; ${runs} fresh processes per row, medians`,
+    `mcpgen's HTTP transport in process, tools/call add: node ${node}, ${machine}; ${runs} fresh processes per row, medians${pinned ? "; each one's main thread on CPU 0" : ""}`,
     "",
     `| response mode, era | CPU ns/request |${alloc ? " B/request |" : ""}`,
     `| --- | ---: |${alloc ? " ---: |" : ""}`,
@@ -90,6 +93,8 @@ function table({ node, machine, runs, results }) {
 
 /** One row in this process: set up, warm up, measure, print one JSON line. */
 async function child(mode, era, root, registryFile, batches, alloc) {
+  // Its main thread on CPU 0 once Node's own threads are up (they keep every CPU): see bench/lib/pin.mjs.
+  if (args.includes("--pin")) pinning()?.server(process.pid);
   const runtime = (file) => pathToFileURL(path.join(root, "node_modules", "@mcpgen", "runtime", "dist", file)).href;
   const { createServer, MessageParser, tuneHeap } = await import(runtime("index.js"));
   const { nodeTransport } = await import(runtime("http/node.js"));

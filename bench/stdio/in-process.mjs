@@ -7,10 +7,12 @@
  * tens of nanoseconds per call shows. The wire rows of bench/run.mjs are what the targets hold to; this
  * says how much of mcpgen's own work per call is left to find.
  *
- *   node bench/stdio/in-process.mjs [--runs N] [--batches N] [--alloc] [--json]
+ *   node bench/stdio/in-process.mjs [--runs N] [--batches N] [--alloc] [--no-pin] [--json]
  *     --runs N      fresh processes per peer and workload, taking turns (default 3); medians over them
  *     --batches N   chunks of 64 requests per measured slice (default 2000); five slices per process
  *     --alloc       also bytes allocated per call, from a sampling heap profile that counts collected objects
+ *     --no-pin      lets the scheduler place each process; by default its main thread runs on CPU 0 (the
+ *                   VM's CPUs need not be equally fast: bench/lib/pin.mjs)
  *
  * Workloads: `add` (2025-11-25 era, in a session), `add 2026` (the 2026-07-28 envelope in every request's
  * `_meta`), `search` (`list_tasks` over ten tasks, all returned and validated; the echo searches a copy of
@@ -26,6 +28,7 @@ import { PassThrough, Writable } from "node:stream";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { allocatedPer } from "../lib/allocated.mjs";
 import { inProcessOptions } from "../lib/in-process-options.mjs";
+import { pinning } from "../lib/pin.mjs";
 import { median } from "../lib/stats.mjs";
 import { addCall, modernAddCall, PROTOCOL_VERSION, SEARCH_TASKS, searchCall } from "./driver.mjs";
 import { setUpExample } from "./setup.mjs";
@@ -43,7 +46,7 @@ if (args[0] === "--child") await child(args[1], args[2], args[3], args[4], Numbe
 else await parent();
 
 async function parent() {
-  const { runs, batches, alloc, json } = inProcessOptions(args, { prefix: "in-process", usage: "usage: node bench/stdio/in-process.mjs [--runs N] [--batches N] [--alloc] [--json]", batches: 2000 });
+  const { runs, batches, alloc, pin, json } = inProcessOptions(args, { prefix: "in-process", usage: "usage: node bench/stdio/in-process.mjs [--runs N] [--batches N] [--alloc] [--no-pin] [--json]", batches: 2000 });
   const log = (line) => process.stderr.write(`in-process: ${line}\n`);
   const root = mkdtempSync(path.join(os.tmpdir(), "mcpgen-bench-in-process-"));
   try {
@@ -56,13 +59,13 @@ async function parent() {
         // mcpgen first in the first run: the echo's search store is a copy of its store.
         for (const peer of r % 2 === 0 ? ["mcpgen", "echo"] : ["echo", "mcpgen"]) {
           log(`${workload}: ${peer}, process ${r + 1}/${runs}`);
-          const childArgs = [fileURLToPath(import.meta.url), "--child", peer, workload, root, registry, "--batches", String(batches), ...(alloc ? ["--alloc"] : [])];
+          const childArgs = [fileURLToPath(import.meta.url), "--child", peer, workload, root, registry, "--batches", String(batches), ...(alloc ? ["--alloc"] : []), ...(pin ? ["--pin"] : [])];
           figures[peer].push(JSON.parse(execFileSync(process.execPath, childArgs, { cwd: root, encoding: "utf8" })));
         }
       }
       results.push({ workload, ...Object.fromEntries(Object.entries(figures).map(([peer, list]) => [peer, summarize(list)])) });
     }
-    const report = { node: process.version, machine: `${os.cpus().length} × ${os.cpus()[0]?.model.trim()}`, runs, results };
+    const report = { node: process.version, machine: `${os.cpus().length} × ${os.cpus()[0]?.model.trim()}`, runs, pinned: pin, results };
     process.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : table(report));
   } finally {
     rmSync(root, { recursive: true, force: true });
@@ -75,11 +78,11 @@ function summarize(list) {
   return { cpuNs: pick("cpuNs"), wallNs: pick("wallNs"), allocBytes: pick("allocBytes"), each: list.map((f) => Math.round(f.cpuNs)) };
 }
 
-function table({ node, machine, runs, results }) {
+function table({ node, machine, runs, pinned, results }) {
   const alloc = results[0].mcpgen.allocBytes !== undefined;
   const bytes = (f) => Math.round(f.allocBytes).toLocaleString("en-US");
   const lines = [
-    `mcpgen in process against the echo: node ${node}, ${machine}; ${runs} fresh processes per peer and workload, medians`,
+    `mcpgen in process against the echo: node ${node}, ${machine}; ${runs} fresh processes per peer and workload, medians${pinned ? "; each one's main thread on CPU 0" : ""}`,
     "",
     `| workload | mcpgen CPU ns/call | echo CPU ns/call | mcpgen ÷ echo | mcpgen − echo, ns |${alloc ? " mcpgen B/call | echo B/call |" : ""}`,
     `| --- | ---: | ---: | ---: | ---: |${alloc ? " ---: | ---: |" : ""}`,
@@ -95,6 +98,8 @@ function table({ node, machine, runs, results }) {
 
 /** One peer in this process: set up, warm up, measure, print one JSON line. */
 async function child(peer, workload, root, registryFile, batches, alloc) {
+  // Its main thread on CPU 0 once Node's own threads are up (they keep every CPU): see bench/lib/pin.mjs.
+  if (args.includes("--pin")) pinning()?.server(process.pid);
   const { line, check } = WORKLOADS[workload];
   let answered = 0;
   let wanted = 0;
