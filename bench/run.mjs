@@ -44,7 +44,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { summarize } from "./lib/cpuprofile.mjs";
 import { BARE_ENV } from "./lib/node-start.mjs";
-import { pinning } from "./lib/pin.mjs";
+import { cpuList, pinning } from "./lib/pin.mjs";
 import { memory } from "./lib/proc.mjs";
 import { median, quantileSorted, spread } from "./lib/stats.mjs";
 import { addCall, closedLoop, listCall, modernAddCall, SEARCH, SEARCH_TASKS, searchCall, spawnPeer } from "./stdio/driver.mjs";
@@ -315,7 +315,7 @@ async function benchAdd(order, root, { nodeArgs = [], eras = ["2025", "2026"] } 
 async function benchPinned(order, root) {
   let cpus; // this process's CPU list before, restored after
   try {
-    cpus = /list:\s*(\S+)/.exec(execFileSync("taskset", ["-p", "-c", String(process.pid)], { encoding: "utf8" }))?.[1];
+    cpus = cpuList(process.pid);
     execFileSync("taskset", ["-a", "-p", "-c", "0", String(process.pid)], { stdio: "ignore" });
   } catch (error) {
     log(`one CPU: skipped (taskset: ${error.message.split("\n")[0]})`);

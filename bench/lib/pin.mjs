@@ -19,7 +19,7 @@ export function pinning() {
   if (os.availableParallelism() < 2) return undefined;
   let all;
   try {
-    all = /list:\s*(\S+)/.exec(execFileSync("taskset", ["-p", "-c", String(process.pid)], { encoding: "utf8" }))?.[1];
+    all = cpuList(process.pid);
   } catch {
     return undefined;
   }
@@ -37,4 +37,9 @@ export function pinning() {
      */
     release: () => set(all, process.pid),
   };
+}
+
+/** The CPUs `pid`'s main thread may run on, as `taskset` lists them (`0-1`); throws without `taskset`. */
+export function cpuList(pid) {
+  return /list:\s*(\S+)/.exec(execFileSync("taskset", ["-p", "-c", String(pid)], { encoding: "utf8" }))?.[1];
 }
