@@ -286,8 +286,12 @@ export abstract class Invocation implements ToolContext, Cancellable {
   private settled(outcome: unknown, failed: true | undefined): string | undefined | Promise<string | undefined> {
     try {
       if (failed) return this.end(this.failure(outcome));
-      if (outcome === CANCELLED) return this.end(undefined);
-      if (outcome === INPUT_REQUIRED) return this.afterInput();
+      // The signals are symbols: asked first, so that comparing a handler's value with them is not V8's
+      // generic `===` (a handler's value and a symbol are of types its feedback does not join).
+      if (typeof outcome === "symbol") {
+        if (outcome === CANCELLED) return this.end(undefined);
+        if (outcome === INPUT_REQUIRED) return this.afterInput();
+      }
       return this.end(this.success(outcome));
     } catch (error) {
       return this.crashed(error);

@@ -10,32 +10,41 @@
  * seven of its young-generation collections (BENCHMARKS.md, "Allocation per call").
  */
 export class Pending implements PromiseLike<string | undefined> {
-  #claimed = false;
-  #answered = false;
-  #response: string | undefined = undefined;
-  #waiter: ((response: string | undefined) => void) | undefined = undefined;
+  // `declare`d and assigned in the constructor, like Invocation's fields: `#private` members, or initialized
+  // ones, cost a call of their own per instance (one per handler call) to define them.
+  private declare claimed: boolean;
+  private declare answered: boolean;
+  private declare response: string | undefined;
+  private declare waiter: ((response: string | undefined) => void) | undefined;
+
+  constructor() {
+    this.claimed = false;
+    this.answered = false;
+    this.response = undefined;
+    this.waiter = undefined;
+  }
 
   /**
    * Whether the caller may resolve it: `true` once, to the first caller. Claimed before the response is
    * made, so that nothing done while making it can resolve it first.
    */
   claim(): boolean {
-    if (this.#claimed) return false;
-    this.#claimed = true;
+    if (this.claimed) return false;
+    this.claimed = true;
     return true;
   }
 
   /** Resolves it (once claimed) to `response`, or to what `response`, a promise that never rejects, resolves to. */
   resolve(response: string | undefined | Promise<string | undefined>): void {
-    if (typeof response === "object") this.#answerLater(response);
-    else this.#answer(response);
+    if (typeof response === "object") this.answerLater(response);
+    else this.answer(response);
   }
 
   /** Calls `callback` with the response: once it is answered, or at once if it is already. */
   whenAnswered(callback: (response: string | undefined) => void): void {
-    if (this.#answered) return callback(this.#response);
-    const first = this.#waiter;
-    this.#waiter = first === undefined ? callback : both(first, callback);
+    if (this.answered) return callback(this.response);
+    const first = this.waiter;
+    this.waiter = first === undefined ? callback : both(first, callback);
   }
 
   then<A = string | undefined, B = never>(
@@ -46,15 +55,15 @@ export class Pending implements PromiseLike<string | undefined> {
   }
 
   // Closures are made in functions of their own: a function that makes one allocates its scope on every call.
-  #answerLater(response: Promise<string | undefined>): void {
-    void response.then((text) => this.#answer(text));
+  private answerLater(response: Promise<string | undefined>): void {
+    void response.then((text) => this.answer(text));
   }
 
-  #answer(response: string | undefined): void {
-    this.#answered = true;
-    this.#response = response;
-    const waiter = this.#waiter;
-    this.#waiter = undefined;
+  private answer(response: string | undefined): void {
+    this.answered = true;
+    this.response = response;
+    const waiter = this.waiter;
+    this.waiter = undefined;
     waiter?.(response);
   }
 }
