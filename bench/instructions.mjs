@@ -46,6 +46,13 @@ const ROWS = {
   "http-sse-2025": { script: HTTP, child: () => ["sse", "2025"], perBatch: 4, peers: ["mcpgen"], batches: [400, 2000] },
   "http-sse-2026": { script: HTTP, child: () => ["sse", "2026"], perBatch: 4, peers: ["mcpgen"], batches: [400, 2000] },
 };
+/**
+ * Each peer's young generation, fixed at the size it settles at in a native run (MiB per semi-space): mcpgen's
+ * heap sizing (`tuneHeap`) stops it at 2, V8 grows the echo's to 16. Left to grow, it grew at different points
+ * from run to run under Valgrind, whose slowness V8's sizing (and `tuneHeap`'s timer) read as a quiet
+ * process: the scavenges of one build's runs differed by ~300 instructions per call.
+ */
+const SEMI_SPACE_MIB = { mcpgen: 2, echo: 16 };
 /** Slices per child process (both in-process scripts). */
 const SLICES = 5;
 const USAGE = "usage: node bench/instructions.mjs [--rows a,b,…] [--functions N] [--json]";
@@ -110,7 +117,8 @@ async function count(row, peer, root, registry, batches) {
     const tool = functions > 0 ? ["--tool=callgrind", `--callgrind-out-file=${out}`] : ["--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"];
     // --smc-check: V8 writes the code it compiles into memory Valgrind must watch for changes.
     // Fixed seeds: V8 hashes strings with a random seed, and how long a string-table lookup takes depends on it.
-    const node = [process.execPath, "--single-threaded", "--hash-seed=1", "--random-seed=1", ...(functions > 0 ? ["--perf-basic-prof"] : [])];
+    const semiSpace = [`--min-semi-space-size=${SEMI_SPACE_MIB[peer]}`, `--max-semi-space-size=${SEMI_SPACE_MIB[peer]}`];
+    const node = [process.execPath, "--single-threaded", "--hash-seed=1", "--random-seed=1", ...semiSpace, ...(functions > 0 ? ["--perf-basic-prof"] : [])];
     const child = [row.script, "--child", ...row.child(peer), root, registry, "--batches", String(batches)];
     const { stderr } = await run("valgrind", [...tool, "--smc-check=all-non-file", ...node, ...child], { cwd: scratch, maxBuffer: 1 << 26 });
     const refs = /==(\d+)== (?:Collected|I\s+refs)\s*:\s*([\d,]+)/.exec(stderr);
