@@ -2,7 +2,7 @@
  * Instructions per call, counted: the in-process benchmarks' work (bench/stdio/in-process.mjs,
  * bench/http/in-process.mjs) run under Valgrind, which counts every instruction the process executes. Time on
  * a shared VM moves by 10–30 % from minute to minute (BENCHMARKS.md, "The VM's two CPUs are not equal"); an
- * instruction count repeats within ~0.3 %, so two builds can be told apart by a change of 0.5 % in one run
+ * instruction count repeats within ~0.1 %, so two builds can be told apart by a change of 0.2 % in one run
  * each. It is a count, not a time: a cache miss or a system call costs far more than its instructions, so
  * the rows of bench/run.mjs and bench/http/run.mjs are still what the targets hold to.
  *
@@ -160,7 +160,8 @@ function byFunction(profile, perfMap) {
     const code = compiled[high];
     if (code === undefined || address >= code.end) return "(compiled code, unnamed)";
     // "JS:*name file:///…/dist/main.js:12:3" → "name main.js:12"
-    return code.name.replace(/^[A-Za-z]+:[*~^+]?/, "").replace(/file:\/\/\/\S*\/(?=[^/\s]+:\d+)/, "").replace(/:\d+$/, "") || "(anonymous)";
+    const name = code.name.replace(/^[A-Za-z]+:[*~^+]?/, "").replace(/file:\/\/\/\S*\/(?=[^/\s]+:\d+)/, "").replace(/:\d+$/, "");
+    return name.startsWith(" ") ? `(anonymous)${name}` : name;
   };
   const text = execFileSync("callgrind_annotate", ["--threshold=100", profile], { encoding: "utf8", maxBuffer: 1 << 28 });
   const counts = new Map();
