@@ -16,9 +16,9 @@
  * counts, divided by the calls between them, is what one call costs in the steady state, without start-up,
  * warm-up and exit. Node runs with `--single-threaded`: V8's collector and compiler work on the main thread,
  * so their instructions are counted as well, and the count does not depend on how threads were scheduled;
- * and with fixed hash and random seeds, on which the string table's lookups depend.
- * The stdio rows hold mcpgen against the echo (the limit of bench/run.mjs); the HTTP rows measure mcpgen alone,
- * as bench/http/in-process.mjs does. Valgrind runs each process ~30× slower: the whole run takes ~10 minutes.
+ * with fixed hash and random seeds, on which the string table's lookups depend; and with each peer's young
+ * generation fixed (`SEMI_SPACE_MIB`). The stdio rows hold mcpgen against the echo (the limit of
+ * bench/run.mjs); the HTTP rows measure mcpgen alone, as bench/http/in-process.mjs does. Valgrind runs each process ~30× slower: the whole run takes ~10 minutes.
  * Needs `valgrind` (Debian: `apt-get install valgrind`). A benchmark, not a test: it exits 0 whatever it counts.
  */
 import { execFile, execFileSync } from "node:child_process";
@@ -33,9 +33,9 @@ const REPO = path.resolve(fileURLToPath(import.meta.url), "../..");
 const STDIO = path.join(REPO, "bench", "stdio", "in-process.mjs");
 const HTTP = path.join(REPO, "bench", "http", "in-process.mjs");
 /**
- * What each row's child is told (bench/stdio/in-process.mjs takes a peer and a workload; bench/http/in-process.mjs,
- * which measures mcpgen only, a response mode and an era), its calls per batch and the two slice lengths in
- * batches: both scripts warm up with a count that does not depend on the slice length.
+ * What each row's child is told (bench/stdio/in-process.mjs takes a peer and a workload;
+ * bench/http/in-process.mjs, which measures mcpgen only, a response mode and an era), its calls per batch
+ * and the two slice lengths in batches: both scripts warm up with a count that does not depend on them.
  */
 const ROWS = {
   "stdio-add": { script: STDIO, child: (peer) => [peer, "add"], perBatch: 64, peers: ["mcpgen", "echo"], batches: [100, 500] },
