@@ -264,7 +264,7 @@ describe("the heap sizing main() sets", () => {
 
   it("lets the young generation grow to 2 MiB semi-spaces, checked after every collection only while it may grow", () => {
     const { flags, checks, after } = fakeHeap();
-    expect(flags).toEqual(["--heap-growing-percent=50", "--max-inlined-bytecode-size-cumulative=1840", "--no-parallel-scavenge", "--semi-space-growth-factor=2"]);
+    expect(flags).toEqual(["--heap-growing-percent=50", "--no-parallel-scavenge", "--semi-space-growth-factor=2"]);
     expect(checks.size).toBe(1);
     expect(after({ young: 2 * MiB - 30_000 }, "gc")).toEqual(["--semi-space-growth-factor=1"]); // grown once: no more
     expect(checks.size).toBe(0); // nor any check after each collection
@@ -296,7 +296,7 @@ describe("the heap sizing main() sets", () => {
     vi.useFakeTimers({ toFake: ["setInterval"] });
     // 0.1 took `tuneHeap(v8, "http" | "stdio")`; JavaScript callers of that form must keep working.
     expect(() => tuneHeap(v8, "http" as never)).not.toThrow();
-    expect(flags).toEqual(["--heap-growing-percent=50", "--max-inlined-bytecode-size-cumulative=1840", "--no-parallel-scavenge", "--semi-space-growth-factor=1"]);
+    expect(flags).toEqual(["--heap-growing-percent=50", "--no-parallel-scavenge", "--semi-space-growth-factor=1"]);
   });
 
   it("holds a real V8's young generation at 2 MiB semi-spaces under a load whose objects survive scavenges", () => {

@@ -201,10 +201,9 @@ export interface TuneHeapOptions {
 }
 
 /**
- * The V8 heap sizing of a server process, and one compiler setting (main() sets them once start-up is over:
- * loading node:v8 takes about 2 ms, which the first requests need not wait for). Exported for a custom entry
- * point (and the benchmarks' servers) that wants the same: call it with `node:v8`. It is for a process that
- * is the server's own.
+ * The V8 heap sizing of a server process (main() sets it once start-up is over: loading node:v8 takes about
+ * 2 ms, which the first requests need not wait for). Exported for a custom entry point (and the benchmarks'
+ * servers) that wants the same: call it with `node:v8`. It is for a process that is the server's own.
  * - Under many requests in flight V8 grows its young generation from 1 MiB semi-spaces to 16 MiB for
  *   short-lived objects that a server frees within microseconds. The first step is worth having: at 32 HTTP
  *   connections, 2 MiB semi-spaces take ~5 % less CPU per request than 1 MiB (fewer scavenges, each walking
@@ -227,12 +226,6 @@ export interface TuneHeapOptions {
  *   connections, scavenging on one thread took ~4 % less CPU per request; over stdio, 64 calls in flight,
  *   2–5 % (BENCHMARKS.md). So while the heap is not large a server scavenges on one thread; with a large heap
  *   (a young generation of up to 16 MiB) as V8 likes.
- * - Besides the heap, one setting of V8's optimizing compiler: how much bytecode it may inline into one
- *   function (`INLINING_BUDGET`, twice V8's default). A request runs through a few hot functions that call
- *   many small ones; past the default budget V8 stopped inlining where a `tools/call` makes its invocation,
- *   which then took V8's generic construction, and calls on the way stayed calls: twice the budget took 2.8 %
- *   fewer instructions per pipelined stdio call and 2.7–4.4 % per HTTP request in process (`npm run
- *   bench:instructions`), for a little more compiled code, made once.
  *
  * While the young generation may grow towards `SEMI_SPACE`, `options.watchGc` runs a check after each
  * garbage collection (by default through a `PerformanceObserver` of `gc` entries) and returns what stops it.
@@ -243,7 +236,6 @@ export interface TuneHeapOptions {
 export function tuneHeap(v8: typeof import("node:v8"), options: TuneHeapOptions = {}): void {
   const watchGc = options.watchGc ?? observeGc;
   v8.setFlagsFromString("--heap-growing-percent=50");
-  v8.setFlagsFromString(`--max-inlined-bytecode-size-cumulative=${INLINING_BUDGET}`);
   let large = false;
   let growth = 0;
   let unwatch: (() => void) | undefined;
@@ -272,8 +264,6 @@ export function tuneHeap(v8: typeof import("node:v8"), options: TuneHeapOptions 
   size();
   setInterval(size, HEAP_CHECK_MS).unref();
 }
-/** Bytecode V8 may inline into one optimized function (its default: 920). */
-const INLINING_BUDGET = 1840;
 /** Over this much heap in use the young generation may grow (and stays small again under half of it). */
 const LARGE_HEAP = 64 * 2 ** 20;
 /** The young generation grows (while the heap is not large) until each semi-space holds this much. */
