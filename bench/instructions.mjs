@@ -70,6 +70,18 @@ try {
 }
 
 const root = mkdtempSync(path.join(os.tmpdir(), "mcpgen-bench-instructions-"));
+/** The Valgrind processes running: stopped, and the scratch directory removed, when this one is interrupted. */
+const children = new Set();
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.once(signal, () => {
+    for (const child of children) {
+      child.kill();
+      rmSync(`/tmp/perf-${child.pid}.map`, { force: true }); // Valgrind runs Node in its own process
+    }
+    rmSync(root, { recursive: true, force: true });
+    process.exit(signal === "SIGINT" ? 130 : 143);
+  });
+}
 try {
   const { entry } = await setUpExample(REPO, root, { log });
   const registry = path.join(path.dirname(entry), "registry.gen.js");
@@ -111,7 +123,7 @@ function parseArgs(list) {
 
 /** One child under Valgrind: its total instruction count, and (with --functions) the count by function. */
 async function count(row, peer, root, registry, batches) {
-  const scratch = mkdtempSync(path.join(os.tmpdir(), "mcpgen-bench-valgrind-"));
+  const scratch = mkdtempSync(path.join(root, "valgrind-"));
   try {
     const out = path.join(scratch, "callgrind.out");
     const tool = functions > 0 ? ["--tool=callgrind", `--callgrind-out-file=${out}`] : ["--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"];
@@ -120,7 +132,9 @@ async function count(row, peer, root, registry, batches) {
     const semiSpace = [`--min-semi-space-size=${SEMI_SPACE_MIB[peer]}`, `--max-semi-space-size=${SEMI_SPACE_MIB[peer]}`];
     const node = [process.execPath, "--single-threaded", "--hash-seed=1", "--random-seed=1", ...semiSpace, ...(functions > 0 ? ["--perf-basic-prof"] : [])];
     const child = [row.script, "--child", ...row.child(peer), root, registry, "--batches", String(batches)];
-    const { stderr } = await run("valgrind", [...tool, "--smc-check=all-non-file", ...node, ...child], { cwd: scratch, maxBuffer: 1 << 26 });
+    const running = run("valgrind", [...tool, "--smc-check=all-non-file", ...node, ...child], { cwd: scratch, maxBuffer: 1 << 26 });
+    children.add(running.child);
+    const { stderr } = await running.finally(() => children.delete(running.child));
     const refs = /==(\d+)== (?:Collected|I\s+refs)\s*:\s*([\d,]+)/.exec(stderr);
     if (refs === null) throw new Error(`no instruction count from valgrind:\n${stderr.slice(-2000)}`);
     const total = Number(refs[2].replaceAll(",", ""));
