@@ -62,8 +62,9 @@ const args = process.argv.slice(2);
 const { rows, functions, json } = parseArgs(args);
 const log = (line) => process.stderr.write(`instructions: ${line}\n`);
 
+let valgrind;
 try {
-  execFileSync("valgrind", ["--version"], { stdio: "ignore" });
+  valgrind = execFileSync("valgrind", ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
 } catch {
   process.stderr.write("instructions: needs valgrind on the PATH (Debian: apt-get install valgrind)\n");
   process.exit(1);
@@ -99,7 +100,7 @@ try {
     }
     results.push({ row: name, ...peers });
   }
-  const report = { node: process.version, valgrind: execFileSync("valgrind", ["--version"], { encoding: "utf8" }).trim(), results };
+  const report = { node: process.version, valgrind, results };
   process.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : table(report));
 } finally {
   rmSync(root, { recursive: true, force: true });
