@@ -1,6 +1,7 @@
 /**
  * Instructions per call, counted: the in-process benchmarks' work (bench/stdio/in-process.mjs,
- * bench/http/in-process.mjs) run under Valgrind, which counts every instruction the process executes. Time on
+ * bench/http/in-process.mjs) run under Valgrind, which counts every instruction the process executes; and
+ * instructions per cold start of bench/run.mjs's 100-tool servers, counted the same way. Time on
  * a shared VM moves by 10–30 % from minute to minute (BENCHMARKS.md, "The VM's two CPUs are not equal"); an
  * instruction count repeats within ~0.1 %, so two builds can be told apart by a change of 0.2 % in one run
  * each. It is a count, not a time: a cache miss or a system call costs far more than its instructions, so
@@ -8,9 +9,10 @@
  *
  *   node bench/instructions.mjs [--rows a,b,…] [--functions N] [--json]
  *     --rows         which rows (default all): stdio-add, stdio-add-2026, stdio-search, http-json-2025,
- *                    http-json-2026, http-sse-2025, http-sse-2026
+ *                    http-json-2026, http-sse-2025, http-sse-2026, cold-start
  *     --functions N  also the N functions (JavaScript, V8's builtins and runtime, libc) that take the most
- *                    instructions per call, for each peer (Valgrind's callgrind and Node's --perf-basic-prof)
+ *                    instructions per call (per start), for each peer (Valgrind's callgrind and Node's
+ *                    --perf-basic-prof)
  *
  * Each row runs each peer twice, at two slice lengths, with the same warm-up; the difference between the two
  * counts, divided by the calls between them, is what one call costs in the steady state, without start-up,
@@ -18,20 +20,42 @@
  * so their instructions are counted as well, and the count does not depend on how threads were scheduled;
  * with fixed hash and random seeds, on which the string table's lookups depend; and with each peer's young
  * generation fixed (`SEMI_SPACE_MIB`). The stdio rows hold mcpgen against the echo (the limit of
- * bench/run.mjs); the HTTP rows measure mcpgen alone, as bench/http/in-process.mjs does. Valgrind runs each process ~30× slower: the whole run takes ~10 minutes.
+ * bench/run.mjs); the HTTP rows measure mcpgen alone, as bench/http/in-process.mjs does.
+ *
+ * The cold-start row counts whole processes, as bench/run.mjs times them: spawn → `initialize` and
+ * `tools/list` answered, the 100-tool fixture (bench/stdio/setup.mjs) served by mcpgen as built, by the same
+ * server as an MCP Bundle, and by the echo. Node starts without NODE_EXTRA_CA_CERTS (reading the certificates
+ * is the same for every peer: bench/lib/node-start.mjs) and its default heap; bench/lib/cold-count.mjs, loaded
+ * into each, ends the count when the list is answered and holds back timers until then.
+ *
+ * Valgrind runs each process ~30× slower: the whole run takes ~10 minutes.
  * Needs `valgrind` (Debian: `apt-get install valgrind`). A benchmark, not a test: it exits 0 whatever it counts.
  */
-import { execFile, execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
-import { setUpExample } from "./stdio/setup.mjs";
+import { BARE_ENV } from "./lib/node-start.mjs";
+import { PROTOCOL_VERSION } from "./stdio/driver.mjs";
+import { setUp, setUpExample, setUpFixture } from "./stdio/setup.mjs";
 
 const REPO = path.resolve(fileURLToPath(import.meta.url), "../..");
 const STDIO = path.join(REPO, "bench", "stdio", "in-process.mjs");
 const HTTP = path.join(REPO, "bench", "http", "in-process.mjs");
+const ECHO = path.join(REPO, "bench", "stdio", "servers", "echo.mjs");
+const COLD_COUNT = path.join(REPO, "bench", "lib", "cold-count.mjs");
+/**
+ * What a cold start is sent: bench/run.mjs's handshake, then `tools/list`. Written at once, where that client
+ * waits for the `initialize` answer first: under Valgrind, when the lines arrive would change the count.
+ */
+const COLD_INPUT = [
+  { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "mcpgen-bench", version: "1.0.0" } } },
+  { jsonrpc: "2.0", method: "notifications/initialized" },
+  { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} },
+]
+  .map((message) => `${JSON.stringify(message)}\n`)
+  .join("");
 /**
  * What each row's child is told (bench/stdio/in-process.mjs takes a peer and a workload;
  * bench/http/in-process.mjs, which measures mcpgen only, a response mode and an era), its calls per batch
@@ -45,6 +69,7 @@ const ROWS = {
   "http-json-2026": { script: HTTP, child: () => ["json", "2026"], perBatch: 4, peers: ["mcpgen"], batches: [400, 2000] },
   "http-sse-2025": { script: HTTP, child: () => ["sse", "2025"], perBatch: 4, peers: ["mcpgen"], batches: [400, 2000] },
   "http-sse-2026": { script: HTTP, child: () => ["sse", "2026"], perBatch: 4, peers: ["mcpgen"], batches: [400, 2000] },
+  "cold-start": { start: true, peers: ["mcpgen", "mcpb", "echo"] },
 };
 /**
  * Each peer's young generation, fixed at the size it settles at in a native run (MiB per semi-space): mcpgen's
@@ -57,7 +82,6 @@ const SEMI_SPACE_MIB = { mcpgen: 2, echo: 16 };
 const SLICES = 5;
 const USAGE = "usage: node bench/instructions.mjs [--rows a,b,…] [--functions N] [--json]";
 
-const run = promisify(execFile);
 const args = process.argv.slice(2);
 const { rows, functions, json } = parseArgs(args);
 const log = (line) => process.stderr.write(`instructions: ${line}\n`);
@@ -84,21 +108,33 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
   });
 }
 try {
-  const { entry } = await setUpExample(REPO, root, { log });
-  const registry = path.join(path.dirname(entry), "registry.gen.js");
+  const perCall = rows.some((name) => !ROWS[name].start);
+  const starts = rows.some((name) => ROWS[name].start);
+  const built = perCall && starts ? await setUp(REPO, root, { log }) : perCall ? { example: await setUpExample(REPO, root, { log }) } : { tools100: await setUpFixture(REPO, root, { log }) };
+  const registry = perCall ? path.join(path.dirname(built.example.entry), "registry.gen.js") : undefined;
   const results = [];
   for (const name of rows) {
     const row = ROWS[name];
     const peers = {};
-    for (const peer of row.peers) {
-      log(`${name}: ${peer}`);
-      // The two lengths at once: Valgrind runs a process on one CPU.
-      const [short, long] = await Promise.all(row.batches.map((batches) => count(row, peer, root, registry, batches)));
-      const calls = SLICES * (row.batches[1] - row.batches[0]) * row.perBatch;
-      peers[peer] = { perCall: (long.total - short.total) / calls };
-      if (functions > 0) peers[peer].functions = topFunctions(short.functions, long.functions, calls, functions);
+    if (row.start) {
+      log(`${name}: ${row.peers.join(", ")}`);
+      // Every peer at once: Valgrind runs a process on one CPU, and a count does not depend on the others.
+      const counts = await Promise.all(row.peers.map((peer) => countStart(peer, built.tools100)));
+      row.peers.forEach((peer, i) => {
+        peers[peer] = { instructions: counts[i].total };
+        if (functions > 0) peers[peer].functions = topFunctions({}, counts[i].functions, 1, functions);
+      });
+    } else {
+      for (const peer of row.peers) {
+        log(`${name}: ${peer}`);
+        // The two lengths at once: Valgrind runs a process on one CPU.
+        const [short, long] = await Promise.all(row.batches.map((batches) => count(row, peer, root, registry, batches)));
+        const calls = SLICES * (row.batches[1] - row.batches[0]) * row.perBatch;
+        peers[peer] = { instructions: (long.total - short.total) / calls };
+        if (functions > 0) peers[peer].functions = topFunctions(short.functions, long.functions, calls, functions);
+      }
     }
-    results.push({ row: name, ...peers });
+    results.push({ row: name, ...(row.start && { perStart: true }), ...peers });
   }
   const report = { node: process.version, valgrind, results };
   process.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : table(report));
@@ -122,20 +158,63 @@ function parseArgs(list) {
   return { rows: chosen, functions: functionCount, json: list.includes("--json") };
 }
 
-/** One child under Valgrind: its total instruction count, and (with --functions) the count by function. */
-async function count(row, peer, root, registry, batches) {
+/** One child of a per-call row under Valgrind: its total instruction count, and (with --functions) the count by function. */
+function count(row, peer, root, registry, batches) {
+  const semiSpace = [`--min-semi-space-size=${SEMI_SPACE_MIB[peer]}`, `--max-semi-space-size=${SEMI_SPACE_MIB[peer]}`];
+  return counted([...semiSpace, row.script, "--child", ...row.child(peer), root, registry, "--batches", String(batches)]);
+}
+
+/** One cold start of `peer` serving the 100-tool fixture under Valgrind, checked to have listed every tool. */
+async function countStart(peer, fixture) {
+  const entry = { mcpgen: [fixture.entry], mcpb: [fixture.mcpbEntry], echo: [ECHO, "--tools", fixture.toolsJson] }[peer];
+  const scratch = mkdtempSync(path.join(root, "answer-"));
+  try {
+    const answerFile = path.join(scratch, "answer");
+    const answer = openSync(answerFile, "w");
+    let result;
+    try {
+      result = await counted(["--import", COLD_COUNT, ...entry], { cwd: path.dirname(fixture.toolsJson), env: BARE_ENV, input: COLD_INPUT, fd3: answer });
+    } finally {
+      closeSync(answer);
+    }
+    const line = readFileSync(answerFile, "utf8")
+      .split("\n")
+      .find((text) => text.includes('"id":2,'));
+    const listed = line === undefined ? undefined : JSON.parse(line).result?.tools?.length;
+    if (listed !== fixture.tools) throw new Error(`${peer}'s cold start listed ${listed} tools, expected ${fixture.tools}`);
+    return result;
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Node with `nodeArgs` under Valgrind (cachegrind, or callgrind with --functions): its total instruction count,
+ * and (with --functions) the count by function. `input` is written to its stdin; `fd3`, a file descriptor it
+ * gets as its fourth.
+ */
+async function counted(nodeArgs, { cwd, env, input, fd3 } = {}) {
   const scratch = mkdtempSync(path.join(root, "valgrind-"));
   try {
     const out = path.join(scratch, "callgrind.out");
     const tool = functions > 0 ? ["--tool=callgrind", `--callgrind-out-file=${out}`] : ["--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"];
     // --smc-check: V8 writes the code it compiles into memory Valgrind must watch for changes.
     // Fixed seeds: V8 hashes strings with a random seed, and how long a string-table lookup takes depends on it.
-    const semiSpace = [`--min-semi-space-size=${SEMI_SPACE_MIB[peer]}`, `--max-semi-space-size=${SEMI_SPACE_MIB[peer]}`];
-    const node = [process.execPath, "--single-threaded", "--hash-seed=1", "--random-seed=1", ...semiSpace, ...(functions > 0 ? ["--perf-basic-prof"] : [])];
-    const child = [row.script, "--child", ...row.child(peer), root, registry, "--batches", String(batches)];
-    const running = run("valgrind", [...tool, "--smc-check=all-non-file", ...node, ...child], { cwd: scratch, maxBuffer: 1 << 26 });
-    children.add(running.child);
-    const { stderr } = await running.finally(() => children.delete(running.child));
+    const node = [process.execPath, "--single-threaded", "--hash-seed=1", "--random-seed=1", ...(functions > 0 ? ["--perf-basic-prof"] : [])];
+    const child = spawn("valgrind", [...tool, "--smc-check=all-non-file", ...node, ...nodeArgs], {
+      cwd: cwd ?? scratch,
+      env: env ?? process.env,
+      stdio: ["pipe", "pipe", "pipe", ...(fd3 === undefined ? [] : [fd3])],
+    });
+    children.add(child);
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (text) => (stderr = (stderr + text).slice(-1 << 16)));
+    child.stdout.resume();
+    child.stdin.on("error", () => {}); // a child that exits before reading all of it
+    child.stdin.end(input ?? "");
+    const code = await new Promise((resolve, reject) => child.once("error", reject).once("close", resolve));
+    children.delete(child);
+    if (code !== 0) throw new Error(`valgrind ${nodeArgs.join(" ")} exited with ${code}:\n${stderr.slice(-2000)}`);
     const refs = /==(\d+)== (?:Collected|I\s+refs)\s*:\s*([\d,]+)/.exec(stderr);
     if (refs === null) throw new Error(`no instruction count from valgrind:\n${stderr.slice(-2000)}`);
     const total = Number(refs[2].replaceAll(",", ""));
@@ -203,28 +282,37 @@ function nativeName(text) {
 
 function topFunctions(short, long, calls, top) {
   return Object.keys(long)
-    .map((name) => ({ name, perCall: (long[name] - (short[name] ?? 0)) / calls }))
-    .sort((a, b) => b.perCall - a.perCall)
+    .map((name) => ({ name, instructions: (long[name] - (short[name] ?? 0)) / calls }))
+    .sort((a, b) => b.instructions - a.instructions)
     .slice(0, top);
 }
 
 function table({ node, valgrind, results }) {
   const n = (value) => Math.round(value).toLocaleString("en-US");
-  const lines = [
-    `Instructions per call, node ${node} --single-threaded --hash-seed=1 --random-seed=1, ${valgrind}; the steady state: the difference of two runs of each peer`,
-    "",
-    "| row | mcpgen | echo | mcpgen ÷ echo | mcpgen − echo |",
-    "| --- | ---: | ---: | ---: | ---: |",
-  ];
-  for (const { row, mcpgen, echo } of results) {
-    const cells = echo ? [n(echo.perCall), `${(mcpgen.perCall / echo.perCall).toFixed(3)}×`, n(mcpgen.perCall - echo.perCall)] : ["", "", ""];
-    lines.push(`| ${row} | ${n(mcpgen.perCall)} | ${cells.join(" | ")} |`);
+  const ratio = (a, b) => `${(a / b).toFixed(3)}×`;
+  const lines = [`node ${node} --single-threaded --hash-seed=1 --random-seed=1, ${valgrind}`];
+  const perCall = results.filter((result) => !result.perStart);
+  if (perCall.length > 0) {
+    lines.push("", "Instructions per call, in the steady state: the difference of two runs of each peer", "");
+    lines.push("| row | mcpgen | echo | mcpgen ÷ echo | mcpgen − echo |", "| --- | ---: | ---: | ---: | ---: |");
+    for (const { row, mcpgen, echo } of perCall) {
+      const cells = echo ? [n(echo.instructions), ratio(mcpgen.instructions, echo.instructions), n(mcpgen.instructions - echo.instructions)] : ["", "", ""];
+      lines.push(`| ${row} | ${n(mcpgen.instructions)} | ${cells.join(" | ")} |`);
+    }
   }
-  for (const { row, ...peers } of results) {
+  for (const { row, mcpgen, mcpb, echo } of results.filter((result) => result.perStart)) {
+    lines.push("", "Instructions per cold start, 100 tools (spawn → initialize and tools/list answered; without NODE_EXTRA_CA_CERTS)");
+    // The map of compiled code that --functions has Node write costs a start ~30 million instructions more.
+    if (functions > 0) lines.push("With --functions: counts include Node writing its --perf-basic-prof map; compare them only with counts taken the same way.");
+    lines.push("");
+    lines.push("| row | mcpgen | MCP Bundle | echo | mcpgen ÷ echo | bundle ÷ echo |", "| --- | ---: | ---: | ---: | ---: | ---: |");
+    lines.push(`| ${row} | ${n(mcpgen.instructions)} | ${n(mcpb.instructions)} | ${n(echo.instructions)} | ${ratio(mcpgen.instructions, echo.instructions)} | ${ratio(mcpb.instructions, echo.instructions)} |`);
+  }
+  for (const { row, perStart, ...peers } of results) {
     for (const [peer, { functions: list }] of Object.entries(peers)) {
       if (list === undefined) continue;
-      lines.push("", `${row}, ${peer}: instructions per call by function`, "", "| function | per call |", "| --- | ---: |");
-      for (const { name, perCall } of list) lines.push(`| ${name.replaceAll("|", "\\|")} | ${n(perCall)} |`);
+      lines.push("", `${row}, ${peer}: instructions ${perStart ? "per start" : "per call"} by function`, "", `| function | ${perStart ? "per start" : "per call"} |`, "| --- | ---: |");
+      for (const { name, instructions } of list) lines.push(`| ${name.replaceAll("|", "\\|")} | ${n(instructions)} |`);
     }
   }
   return `${lines.join("\n")}\n`;

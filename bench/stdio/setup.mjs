@@ -37,6 +37,12 @@ export async function setUpExample(repo, root, { log }) {
   return buildExample(repo, path.join(root, "example"), log);
 }
 
+/** The 100-tool fixture alone (bench/instructions.mjs's cold start): `root/tools100`, with `root/node_modules` linked as above. */
+export async function setUpFixture(repo, root, { seed = 1, log }) {
+  symlinkSync(path.join(repo, "node_modules"), path.join(root, "node_modules"), "dir");
+  return buildFixture(repo, path.join(root, "tools100"), seed, log);
+}
+
 async function buildExample(repo, dir, log) {
   mkdirSync(path.join(dir, "src"), { recursive: true });
   cpSync(path.join(repo, "schemas"), path.join(dir, "schemas"), { recursive: true });
