@@ -22,7 +22,7 @@ import { writeFixture } from "../lib/fixtures.mjs";
 const require = createRequire(import.meta.url);
 
 export async function setUp(repo, root, { seed = 1, log }) {
-  symlinkSync(path.join(repo, "node_modules"), path.join(root, "node_modules"), "dir");
+  linkModules(repo, root);
   const example = path.join(root, "example");
   const tools100 = path.join(root, "tools100");
   // Both at once (two cores); wait for both even when one fails, so nothing still writes into `root` after.
@@ -33,14 +33,19 @@ export async function setUp(repo, root, { seed = 1, log }) {
 
 /** The example alone (bench/stdio/in-process.mjs): `root/example`, with `root/node_modules` linked as above. */
 export async function setUpExample(repo, root, { log }) {
-  symlinkSync(path.join(repo, "node_modules"), path.join(root, "node_modules"), "dir");
+  linkModules(repo, root);
   return buildExample(repo, path.join(root, "example"), log);
 }
 
 /** The 100-tool fixture alone (bench/instructions.mjs's cold start): `root/tools100`, with `root/node_modules` linked as above. */
 export async function setUpFixture(repo, root, { seed = 1, log }) {
-  symlinkSync(path.join(repo, "node_modules"), path.join(root, "node_modules"), "dir");
+  linkModules(repo, root);
   return buildFixture(repo, path.join(root, "tools100"), seed, log);
+}
+
+/** `root/node_modules` as a link to the repository's, so that `@mcpgen/runtime` is this checkout's. */
+function linkModules(repo, root) {
+  symlinkSync(path.join(repo, "node_modules"), path.join(root, "node_modules"), "dir");
 }
 
 async function buildExample(repo, dir, log) {
