@@ -23,8 +23,11 @@
  *                example's handler does, and its answer must equal mcpgen's)
  *   100 tools    cold starts (spawn → `initialize` and `tools/list` answered; one process at a time; when
  *                NODE_EXTRA_CA_CERTS is set, also without it: lib/node-start.mjs), mcpgen's also as the MCP Bundle
- *                `mcpgen bundle` makes of the same server (held against the echo's, itself one file), then
- *                sequential `tools/list` on each peer's last process, in slices taking turns
+ *                `mcpgen bundle` makes of the same server (held against the echo's, itself one file), with the
+ *                minor page faults each took until answered, then sequential `tools/list` on each peer's last
+ *                process, in slices taking turns. What a page fault costs the machine is measured at the start
+ *                and end of the run (bench/lib/proc.mjs): on a VM it can be 10 µs or more, and a cold start
+ *                takes ~3,000 of them
  * Server CPU is read from /proc (all threads) around each slice; the figures are medians over rounds. While
  * the add servers and the 100-tool servers' `tools/list` are measured, their main threads run on CPU 0 and
  * the driver's on CPU 1, so that the peers are measured on the same CPU (bench/lib/pin.mjs; `--no-pin` lets
@@ -45,7 +48,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { summarize } from "./lib/cpuprofile.mjs";
 import { BARE_ENV } from "./lib/node-start.mjs";
 import { cpuList, pinning } from "./lib/pin.mjs";
-import { memory } from "./lib/proc.mjs";
+import { memory, minorFaults, pageFaultUs } from "./lib/proc.mjs";
 import { median, quantileSorted, spread } from "./lib/stats.mjs";
 import { addCall, closedLoop, listCall, modernAddCall, SEARCH, SEARCH_TASKS, searchCall, spawnPeer } from "./stdio/driver.mjs";
 import { setUp } from "./stdio/setup.mjs";
@@ -104,6 +107,7 @@ const METRICS = [
   ["pinSearchCpuUs", "  server CPU per call, µs", "us", false, "cost"],
   ["coldMs", "cold start, 100 tools (spawn → initialize + tools/list), ms", "ms", false, "cost"],
   ["coldBareMs", "  the same, Node started without NODE_EXTRA_CA_CERTS (only when it is set), ms", "ms", false, "cost"],
+  ["coldFaults", "  minor page faults until answered (without NODE_EXTRA_CA_CERTS when it is set)", "int", false],
   ["coldMcpbMs", "  the same server as an MCP Bundle (mcpgen bundle; the echo as it is), ms", "ms", false, "cost"],
   ["coldMcpbBareMs", "    and without NODE_EXTRA_CA_CERTS, ms", "ms", false, "cost"],
   ["listRate", "tools/list, 100 tools (sequential), per s", "rate", true, "rate"],
@@ -137,6 +141,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 async function main() {
   const started = performance.now();
   const loadStart = os.loadavg().map((x) => Math.round(x * 100) / 100);
+  const faultStart = round1(pageFaultUs());
   const root = mkdtempSync(path.join(os.tmpdir(), "mcpgen-bench-stdio-"));
   try {
     const built = await setUp(REPO, root, { log });
@@ -166,6 +171,7 @@ async function main() {
       node: process.version,
       machine: machine(),
       loadAverage: { start: loadStart, end: os.loadavg().map((x) => Math.round(x * 100) / 100) },
+      pageFaultUs: { start: faultStart, end: round1(pageFaultUs()) },
       command: `node bench/run.mjs${process.argv.slice(2).length ? " " + process.argv.slice(2).join(" ") : ""}`,
       pinned: PIN?.description ?? null,
       plan: { ...plan, depth: DEPTH },
@@ -376,6 +382,8 @@ async function bench100(order, root, tools) {
   const coldsBare = order.map(() => []);
   const coldsMcpb = order.map(() => []);
   const coldsMcpbBare = order.map(() => []);
+  /** Minor page faults until the list was answered: of the starts without NODE_EXTRA_CA_CERTS when it is set. */
+  const coldFaults = order.map(() => []);
   const procs = [];
   try {
     /** One cold start of `peer` from `spec` (in `env`, or this process's): the process, listed, and its time to the list. */
@@ -383,24 +391,27 @@ async function bench100(order, root, tools) {
       const p = spawnPeer({ ...spec, cwd: root, env });
       await p.handshake();
       const list = await p.request("tools/list", {});
+      const ms = performance.now() - p.startedAt;
       if (list.tools?.length !== tools) throw new Error(`${peer.label} listed ${list.tools?.length} tools, expected ${tools}`);
-      return { p, ms: performance.now() - p.startedAt };
+      return { p, ms, faults: minorFaults(p.pid) };
     };
-    /** One cold start of `peer` from `spec` that is not kept, its time pushed onto `into`. */
-    const once = async (peer, spec, env, into) => {
-      const { p, ms } = await start(peer, spec, env);
+    /** One cold start of `peer` from `spec` that is not kept, its time pushed onto `into` (and its page faults onto `faults`). */
+    const once = async (peer, spec, env, into, faults) => {
+      const { p, ms, faults: count } = await start(peer, spec, env);
       into.push(ms);
+      faults?.push(count);
       await p.close();
     };
     for (let k = 0; k < plan.coldRuns; k++) {
       for (const [i, peer] of order.entries()) {
-        if (BARE_ENV) await once(peer, peer.tools100, BARE_ENV, coldsBare[i]);
+        if (BARE_ENV) await once(peer, peer.tools100, BARE_ENV, coldsBare[i], coldFaults[i]);
         if (peer.mcpb100) {
           if (BARE_ENV) await once(peer, peer.mcpb100, BARE_ENV, coldsMcpbBare[i]);
           await once(peer, peer.mcpb100, undefined, coldsMcpb[i]);
         }
-        const { p, ms } = await start(peer, peer.tools100, undefined);
+        const { p, ms, faults } = await start(peer, peer.tools100, undefined);
         colds[i].push(ms);
+        if (!BARE_ENV) coldFaults[i].push(faults);
         if (k < plan.coldRuns - 1) await p.close();
         else procs.push(p);
       }
@@ -420,6 +431,7 @@ async function bench100(order, root, tools) {
         coldMs: median(colds[i]),
         coldRunsMs: colds[i].map(round1),
         coldBareMs: BARE_ENV ? median(coldsBare[i]) : undefined,
+        coldFaults: median(coldFaults[i]),
         // The echo is one file as it is: its bundle would be itself.
         coldMcpbMs: peer.mcpb100 ? median(coldsMcpb[i]) : peer.key === "echo" ? median(colds[i]) : undefined,
         coldMcpbBareMs: !BARE_ENV ? undefined : peer.mcpb100 ? median(coldsMcpbBare[i]) : peer.key === "echo" ? median(coldsBare[i]) : undefined,
@@ -593,6 +605,7 @@ function report(r) {
   const p = (...l) => lines.push(...l);
   const pl = r.plan;
   p(`mcpgen stdio benchmark: node ${r.node}, ${r.machine}; load average ${r.loadAverage.start[0]} at start, ${r.loadAverage.end[0]} at end`);
+  p(`A minor page fault (a page's first touch) took ${r.pageFaultUs.start} µs at start, ${r.pageFaultUs.end} at end: the cold starts pay it for every page they touch.`);
   p(r.pinned ? `Measured with ${r.pinned}; cold starts not pinned.` : "Processes placed by the scheduler.");
   p(
     `${pl.rounds} rounds, medians; per round and peer: warm-up ${pl.warmMs} ms, sequential ${pl.seqMs} ms, pipelined (${pl.depth} in flight) ${pl.pipeMs} ms, ` +
