@@ -494,6 +494,10 @@ describe("secure defaults", () => {
     const text = await fetch(url, { method: "POST", headers: { "content-type": "text/plain" }, body: "{}" });
     expect(text.status).toBe(415);
     await text.text();
+    // the media type is compared without its parameters, whatever its case
+    const cased = await fetch(url, { method: "POST", headers: { "content-type": "Application/JSON; charset=utf-8", accept: "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }) });
+    expect(cased.status).not.toBe(415);
+    await cased.text();
     const broken = await post(url, '{"jsonrpc": "2.0", "id": 1, "method": ');
     expect(broken.status).toBe(400);
     expect((await messagesOf(broken, V))[0]).toMatchObject({ error: { code: -32700 } });

@@ -66,6 +66,7 @@ export function preflightHeaders(options: ResolvedHttpOptions, requestedHeaders:
 /** The media type of a Content-Type value, without parameters, lower-cased. */
 export function mediaType(value: string | undefined): string {
   if (value === undefined) return "";
+  if (value === "application/json") return value; // what a POST carries: nothing to take apart or lower-case
   const semicolon = value.indexOf(";");
   return (semicolon === -1 ? value : value.slice(0, semicolon)).trim().toLowerCase();
 }
