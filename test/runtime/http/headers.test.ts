@@ -50,6 +50,8 @@ describe("2026-era header checks", () => {
     // a value the body leaves out needs no header; a non-ASCII one comes base64-encoded, the name too
     expect(problem("tools/call", call({ to: "zoë@example.com" }), callHeaders({ "mcp-param-to": base64("zoë@example.com") }))).toBeUndefined();
     expect(problem("resources/read", { uri: "file:///ä" }, { "mcp-protocol-version": VERSION, "mcp-method": "resources/read", "mcp-name": base64("file:///ä") })).toBeUndefined();
+    // a plain value may hold spaces and tabs (RFC 9110 field values)
+    expect(problem("tools/call", call({ to: "Ann\t<ann@example.com>" }), callHeaders({ "mcp-param-to": "Ann\t<ann@example.com>" }))).toBeUndefined();
   });
 
   it.each([
@@ -61,6 +63,8 @@ describe("2026-era header checks", () => {
     ["another Mcp-Name", "tools/call", call({}), callHeaders({ "mcp-name": "other" }), VERSION, /'other' does not match body value 'send_mail'/],
     ["a malformed base64 Mcp-Name", "tools/call", call({}), callHeaders({ "mcp-name": "=?base64?%%%?=" }), VERSION, /Mcp-Name header value is malformed/],
     ["a plain Mcp-Name that is not visible ASCII", "tools/call", call({}), callHeaders({ "mcp-name": "send_mail\u00e9" }), VERSION, /Mcp-Name header value is malformed/],
+    ["a plain Mcp-Name with a control character", "tools/call", call({}), callHeaders({ "mcp-name": "send\u0001mail" }), VERSION, /Mcp-Name header value is malformed/],
+    ["a plain Mcp-Name ending in DEL", "tools/call", call({}), callHeaders({ "mcp-name": "send_mail\u007f" }), VERSION, /Mcp-Name header value is malformed/],
     ["a missing Mcp-Param header", "tools/call", call({ options: { priority: 1 } }), callHeaders(), VERSION, /Mcp-Param-Priority header is missing; the body has 1 at \/options\/priority/],
     ["another Mcp-Param value", "tools/call", call({ to: "ann@example.com" }), callHeaders({ "mcp-param-to": "bob@example.com" }), VERSION, /Mcp-Param-To header value "bob@example.com" does not match/],
     ["a number that is not the body's", "tools/call", call({ options: { priority: 2 } }), callHeaders({ "mcp-param-priority": " " }), VERSION, /Mcp-Param-Priority header value " " does not match/],
