@@ -28,7 +28,8 @@
  *                process, in slices taking turns. What a page fault costs the machine is measured at the start
  *                and end of the run (bench/lib/proc.mjs): on a VM it can be 10 µs or more, and a cold start
  *                takes ~3,000 of them
- * Server CPU is read from /proc (all threads) around each slice; the figures are medians over rounds. While
+ * Server CPU is read from /proc (all threads) around each slice; the figures are medians over rounds, and
+ * each ratio the median of the rounds' own ratios (a round measures its peers in the same minutes). While
  * the add servers and the 100-tool servers' `tools/list` are measured, their main threads run on CPU 0 and
  * the driver's on CPU 1, so that the peers are measured on the same CPU (bench/lib/pin.mjs; `--no-pin` lets
  * the scheduler place them); cold starts are not pinned.
@@ -472,7 +473,17 @@ function phase(slices) {
   };
 }
 
-/** Medians over rounds, the spread between rounds, ratios, target verdicts. */
+/**
+ * The median over rounds of `a ÷ b`, each round's two figures taken together: the peers of a round are measured
+ * in the same minutes, in turns, while from round to round this machine's speed moves by 20 % or more, which a
+ * ratio of the two peers' medians (each from other rounds) would mix into the ratio.
+ */
+function pairedRatio(rounds, a, b) {
+  const ratios = rounds.map((r) => a(r) / b(r)).filter((x) => Number.isFinite(x));
+  return ratios.length ? median(ratios) : undefined;
+}
+
+/** Medians over rounds, the spread between rounds, ratios (paired by round), target verdicts. */
 function summarizeRounds(peers, rounds) {
   const summary = {};
   for (const [metric, , , higherIsBetter, kind, eraOf] of METRICS) {
@@ -489,21 +500,22 @@ function summarizeRounds(peers, rounds) {
     const echo = row.values.echo;
     row.sdkBest = sdkBest;
     if (m !== undefined && sdkBest !== undefined) row.vsSdk = m / sdkBest;
-    if (m !== undefined && echo !== undefined) row.vsEcho = m / echo;
-    if (row.values["echo-busy"] !== undefined && echo !== undefined) row.busyVsEcho = row.values["echo-busy"] / echo;
+    const of = (key, at = metric) => (r) => r[key]?.[at];
+    if (m !== undefined && echo !== undefined) row.vsEcho = pairedRatio(rounds, of("mcpgen"), of("echo"));
+    if (row.values["echo-busy"] !== undefined && echo !== undefined) row.busyVsEcho = pairedRatio(rounds, of("echo-busy"), of("echo"));
     if (kind && row.vsEcho !== undefined) {
       row.target = TARGETS[kind].text;
       row.met = TARGETS[kind].ok(row.vsEcho);
     }
     if (eraOf && m !== undefined) {
-      const m25 = summary[eraOf]?.values.mcpgen;
-      if (m25 !== undefined) {
-        row.vs2025 = higherIsBetter ? m / m25 : m25 / m;
-        row.eraMet = TARGETS.era.ok(row.vs2025);
+      // Each peer's 2026 figure against its own 2025 figure of the same round (a cost inverted).
+      const era = (key) => (higherIsBetter ? pairedRatio(rounds, of(key), of(key, eraOf)) : pairedRatio(rounds, of(key, eraOf), of(key)));
+      if (summary[eraOf]?.values.mcpgen !== undefined) {
+        row.vs2025 = era("mcpgen");
+        row.eraMet = row.vs2025 !== undefined && TARGETS.era.ok(row.vs2025);
       }
       // The echo's own 2026 ÷ 2025: what the larger 2026 messages cost with no MCP machinery at all.
-      const e25 = summary[eraOf]?.values.echo;
-      if (e25 !== undefined && echo !== undefined) row.echoVs2025 = higherIsBetter ? echo / e25 : e25 / echo;
+      if (summary[eraOf]?.values.echo !== undefined && echo !== undefined) row.echoVs2025 = era("echo");
     }
     summary[metric] = row;
   }
@@ -641,7 +653,7 @@ function report(r) {
     ];
   });
   p(markdownTable(head, rows));
-  p("(each figure: median over rounds ± half the spread between rounds, (max − min) / 2 ÷ median)");
+  p("(each figure: median over rounds ± half the spread between rounds, (max − min) / 2 ÷ median; each ratio: the median of the rounds' own ratios)");
   p("");
   for (const prof of r.profile ?? []) {
     const row = (o) => `    ${String(o.ms).padStart(6)} ms ${String(Math.round((o.ms / prof.busyMs) * 1000) / 10).padStart(5)}%  ${o.name}`;
