@@ -9,7 +9,8 @@
  *                it; mcpgen and the echoes only): requests per second, p50 / p99 latency, server CPU per
  *                request (from /proc), peak RSS (VmHWM). The peers of a mode run side by side and take turns,
  *                round after round, each server first warmed up once in each era it speaks (its code
- *                optimized before any row counts it); medians over rounds and their spread. Then each era's 2026 ÷ 2025. Last,
+ *                optimized before any row counts it); medians over rounds and their spread, and mcpgen ÷
+ *                echo as the median of the rounds' own ratios. Then each era's 2026 ÷ 2025. Last,
  *                the first era at the most connections again after a full GC in every server.
  *   10k sessions mcpgen with `--sessions` (10,000) sessions, each initialized and holding its standalone GET
  *                stream open: server RSS, bytes per idle session (RSS and heap after a full GC), and the
@@ -563,12 +564,21 @@ out.push(
   `mcpgen HTTP benchmark: node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}; load average ${fmt(loadStart, 2)} at start, ${fmt(os.loadavg()[0], 2)} at end`,
 );
 out.push(
-  `tools/call add on 127.0.0.1: 2025 = one 2025-11-25 session, 2026 = 2026-07-28 requests (envelope in _meta, no session); ${PLAN.rounds} rounds of ${PLAN.ms} ms (after ${PLAN.warmMs} ms warm-up; each server first warmed up ${PLAN.firstWarmMs} ms per era at 32 connections), the peers of a mode taking turns; medians ± half the spread between rounds; ${PIN ? PIN.description : "processes placed by the scheduler"}`,
+  `tools/call add on 127.0.0.1: 2025 = one 2025-11-25 session, 2026 = 2026-07-28 requests (envelope in _meta, no session); ${PLAN.rounds} rounds of ${PLAN.ms} ms (after ${PLAN.warmMs} ms warm-up; each server first warmed up ${PLAN.firstWarmMs} ms per era at 32 connections), the peers of a mode taking turns; medians ± half the spread between rounds, ratios the median of the rounds' own; ${PIN ? PIN.description : "processes placed by the scheduler"}`,
 );
 out.push("");
 const find = (peer, mode, era, connections, afterGc = false) =>
   rows.find((r) => r.peer === peer && r.mode === mode && r.era === era && r.connections === connections && r.afterGc === afterGc);
 const peerKeys = PEERS.map((p) => p.key);
+/**
+ * mcpgen ÷ echo on one row: the median of each round's own ratio (the peers of a round are measured one right
+ * after the other, while this machine's speed moves from round to round), or of the row's figures for what is
+ * measured once (peak RSS).
+ */
+const pairedRatio = (mRow, eRow, metric) => {
+  const ratios = mRow.rounds.map((m, i) => m[metric] / eRow.rounds[i]?.[metric]).filter((x) => Number.isFinite(x));
+  return ratios.length ? median(ratios) : mRow[metric] / eRow[metric];
+};
 if (rows.length) out.push(`| mode, connections | metric | ${PEERS.map((p) => p.label).join(" | ")} | mcpgen ÷ echo | target | |`);
 if (rows.length) out.push(`| --- | --- | ${PEERS.map(() => "---:").join(" | ")} | ---: | --- | --- |`);
 const groups = rows.length ? ["json", "sse"].flatMap((mode) => STEPS.map((step) => ({ mode, ...step }))) : [];
@@ -580,9 +590,9 @@ for (const { mode, era, connections, afterGc } of groups) {
       const s = r[`${metric}Spread`];
       return `${fmt(r[metric], metric === "cpuUs" || metric === "writesPerRequest" ? 2 : 0)}${s === undefined ? "" : ` ±${Math.round(s * 50)}%`}`;
     });
-    const m = find("mcpgen", mode, era, connections, afterGc)?.[metric];
-    const e = find("echo", mode, era, connections, afterGc)?.[metric];
-    const ratio = m !== undefined && e !== undefined ? m / e : undefined;
+    const mRow = find("mcpgen", mode, era, connections, afterGc);
+    const eRow = find("echo", mode, era, connections, afterGc);
+    const ratio = mRow?.[metric] === undefined || eRow?.[metric] === undefined ? undefined : pairedRatio(mRow, eRow, metric);
     const targeted = metric === "rate" || metric === "cpuUs" || metric === "peakRssMiB";
     const ok = ratio === undefined || !targeted ? undefined : higherIsBetter ? ratio >= RATE_TARGET : ratio <= COST_TARGET;
     const name = metric === "rate" ? `${mode.toUpperCase()}${mode === "sse" ? " (echo: SSE too)" : ""} ${eraName({ era, afterGc })}, ${connections}` : "";
