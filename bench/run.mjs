@@ -50,7 +50,7 @@ import { summarize } from "./lib/cpuprofile.mjs";
 import { BARE_ENV } from "./lib/node-start.mjs";
 import { cpuList, pinning } from "./lib/pin.mjs";
 import { memory, minorFaults, pageFaultUs } from "./lib/proc.mjs";
-import { median, quantileSorted, spread } from "./lib/stats.mjs";
+import { median, pairedRatio, quantileSorted, spread } from "./lib/stats.mjs";
 import { addCall, closedLoop, listCall, modernAddCall, SEARCH, SEARCH_TASKS, searchCall, spawnPeer } from "./stdio/driver.mjs";
 import { setUp } from "./stdio/setup.mjs";
 
@@ -474,16 +474,10 @@ function phase(slices) {
 }
 
 /**
- * The median over rounds of `a ÷ b`, each round's two figures taken together: the peers of a round are measured
- * in the same minutes, in turns, while from round to round this machine's speed moves by 20 % or more, which a
- * ratio of the two peers' medians (each from other rounds) would mix into the ratio.
+ * Medians over rounds, the spread between rounds, ratios, target verdicts. A ratio is the median of the rounds'
+ * own ratios (`pairedRatio`): the peers of a round are measured in the same minutes, in turns, while from round
+ * to round this machine's speed moves by 20 % or more.
  */
-function pairedRatio(rounds, a, b) {
-  const ratios = rounds.map((r) => a(r) / b(r)).filter((x) => Number.isFinite(x));
-  return ratios.length ? median(ratios) : undefined;
-}
-
-/** Medians over rounds, the spread between rounds, ratios (paired by round), target verdicts. */
 function summarizeRounds(peers, rounds) {
   const summary = {};
   for (const [metric, , , higherIsBetter, kind, eraOf] of METRICS) {
@@ -500,16 +494,16 @@ function summarizeRounds(peers, rounds) {
     const echo = row.values.echo;
     row.sdkBest = sdkBest;
     if (m !== undefined && sdkBest !== undefined) row.vsSdk = m / sdkBest;
-    const of = (key, at = metric) => (r) => r[key]?.[at];
-    if (m !== undefined && echo !== undefined) row.vsEcho = pairedRatio(rounds, of("mcpgen"), of("echo"));
-    if (row.values["echo-busy"] !== undefined && echo !== undefined) row.busyVsEcho = pairedRatio(rounds, of("echo-busy"), of("echo"));
+    const of = (key, at = metric) => rounds.map((r) => r[key]?.[at]);
+    if (m !== undefined && echo !== undefined) row.vsEcho = pairedRatio(of("mcpgen"), of("echo"));
+    if (row.values["echo-busy"] !== undefined && echo !== undefined) row.busyVsEcho = pairedRatio(of("echo-busy"), of("echo"));
     if (kind && row.vsEcho !== undefined) {
       row.target = TARGETS[kind].text;
       row.met = TARGETS[kind].ok(row.vsEcho);
     }
     if (eraOf && m !== undefined) {
       // Each peer's 2026 figure against its own 2025 figure of the same round (a cost inverted).
-      const era = (key) => (higherIsBetter ? pairedRatio(rounds, of(key), of(key, eraOf)) : pairedRatio(rounds, of(key, eraOf), of(key)));
+      const era = (key) => (higherIsBetter ? pairedRatio(of(key), of(key, eraOf)) : pairedRatio(of(key, eraOf), of(key)));
       if (summary[eraOf]?.values.mcpgen !== undefined) {
         row.vs2025 = era("mcpgen");
         row.eraMet = row.vs2025 !== undefined && TARGETS.era.ok(row.vs2025);

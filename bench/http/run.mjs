@@ -45,7 +45,7 @@ import { summarize } from "../lib/cpuprofile.mjs";
 import { heapByConstructor } from "../lib/heapsnapshot.mjs";
 import { pinning } from "../lib/pin.mjs";
 import { cpuNs, memory, writes } from "../lib/proc.mjs";
-import { median, quantileSorted, spread } from "../lib/stats.mjs";
+import { median, pairedRatio, quantileSorted, spread } from "../lib/stats.mjs";
 import { MODERN_META, MODERN_PROTOCOL_VERSION } from "../stdio/driver.mjs";
 import { setUp } from "../stdio/setup.mjs";
 import { load, postBytes } from "./load.mjs";
@@ -575,9 +575,9 @@ const peerKeys = PEERS.map((p) => p.key);
  * after the other, while this machine's speed moves from round to round), or of the row's figures for what is
  * measured once (peak RSS).
  */
-const pairedRatio = (mRow, eRow, metric) => {
-  const ratios = mRow.rounds.map((m, i) => m[metric] / eRow.rounds[i]?.[metric]).filter((x) => Number.isFinite(x));
-  return ratios.length ? median(ratios) : mRow[metric] / eRow[metric];
+const rowRatio = (mRow, eRow, metric) => {
+  const perRound = (row) => row.rounds.map((m) => m[metric]);
+  return pairedRatio(perRound(mRow), perRound(eRow)) ?? mRow[metric] / eRow[metric];
 };
 if (rows.length) out.push(`| mode, connections | metric | ${PEERS.map((p) => p.label).join(" | ")} | mcpgen ÷ echo | target | |`);
 if (rows.length) out.push(`| --- | --- | ${PEERS.map(() => "---:").join(" | ")} | ---: | --- | --- |`);
@@ -592,7 +592,7 @@ for (const { mode, era, connections, afterGc } of groups) {
     });
     const mRow = find("mcpgen", mode, era, connections, afterGc);
     const eRow = find("echo", mode, era, connections, afterGc);
-    const ratio = mRow?.[metric] === undefined || eRow?.[metric] === undefined ? undefined : pairedRatio(mRow, eRow, metric);
+    const ratio = mRow?.[metric] === undefined || eRow?.[metric] === undefined ? undefined : rowRatio(mRow, eRow, metric);
     const targeted = metric === "rate" || metric === "cpuUs" || metric === "peakRssMiB";
     const ok = ratio === undefined || !targeted ? undefined : higherIsBetter ? ratio >= RATE_TARGET : ratio <= COST_TARGET;
     const name = metric === "rate" ? `${mode.toUpperCase()}${mode === "sse" ? " (echo: SSE too)" : ""} ${eraName({ era, afterGc })}, ${connections}` : "";

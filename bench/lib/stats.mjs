@@ -17,3 +17,13 @@ export function spread(values) {
   const m = median(values);
   return m === 0 ? 0 : (Math.max(...values) - Math.min(...values)) / m;
 }
+
+/**
+ * The median of `as[i] ÷ bs[i]` over the pairs where both are numbers, or undefined when none are: for two
+ * peers measured in the same round, while the machine's speed moves from round to round, the ratio within each
+ * round says more than the ratio of the two peers' medians, which can come from different rounds.
+ */
+export function pairedRatio(as, bs) {
+  const ratios = as.map((a, i) => a / bs[i]).filter((x) => Number.isFinite(x));
+  return ratios.length ? median(ratios) : undefined;
+}
