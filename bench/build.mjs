@@ -40,6 +40,7 @@ import { fileURLToPath } from "node:url";
 import { summarize } from "./lib/cpuprofile.mjs";
 import { editTool, PROFILES, writeFixture } from "./lib/fixtures.mjs";
 import { BARE_ENV } from "./lib/node-start.mjs";
+import { median } from "./lib/stats.mjs";
 
 const USAGE = "node bench/build.mjs [--sizes 10,100,1000] [--fixture reference|heavy] [--runs N] [--seed N] [--profile] [--json] [--keep] [--against <checkout>]";
 const LIB = path.join(path.dirname(fileURLToPath(import.meta.url)), "lib");
@@ -416,12 +417,6 @@ function parseArgs(argv) {
 function cpuSummary() {
   const cpus = os.cpus();
   return `${cpus.length} × ${cpus[0]?.model.trim() ?? "unknown"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB`;
-}
-
-function median(values) {
-  const s = [...values].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 const round1 = (x) => Math.round(x * 10) / 10;
