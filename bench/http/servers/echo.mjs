@@ -59,11 +59,11 @@ async function coreOf(entry) {
     else reply.then((response) => done(message, response));
   };
 }
-// --batch: mcpgen's rule (packages/runtime/src/http/node.ts, Turn): with at most 8 connections open every
+// --batch: mcpgen's rule (packages/runtime/src/http/node.ts, Turn): with at most 2 connections open every
 // answer is written at once; with more, an answer is written at once when the event loop has waited for I/O
 // since the last one written at once (its idle time moved), and from a burst's second answer on, answers wait
 // for the turn's end, until a batch holds one.
-const FEW_CONNECTIONS = 8;
+const FEW_CONNECTIONS = 2;
 let connections = 0;
 let batching = false;
 let lastIdle = -1;

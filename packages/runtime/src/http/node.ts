@@ -388,10 +388,10 @@ class BodyRead implements BodyText {
  * waited for I/O since the last answer written at once (the loop's idle time moved), and from a burst's
  * second answer on the answers are batched, until a batch holds one. Telling bursts apart by the idle time
  * costs nothing per answer: scheduling a check at every turn's end cost one connection ~3 µs per request.
- * With few connections open (`FEW_CONNECTIONS`: every server of the process counts, they share the loop)
- * answers are written at once, busy loop or not: a burst holds few answers, and holding them back keeps those
- * clients waiting while the server works on the others, where they could work alongside it (four
- * connections: 4–10 % more requests; 32 connections, all at once: ~20 % fewer).
+ * With one or two connections open (`FEW_CONNECTIONS`: every server of the process counts, they share the
+ * loop) answers are written at once, busy loop or not. From four connections on the burst rule reads more
+ * requests than writing at once (0.99–1.06× of the limit's against 0.91–0.97× at four, BENCHMARKS.md), and
+ * at 32 writing at once read ~20 % fewer.
  */
 export class Turn {
   /** Answers wait for the burst's end. */
@@ -446,7 +446,7 @@ export class Turn {
 }
 
 /** Up to this many connections open, answers are written at once. */
-export const FEW_CONNECTIONS = 8;
+export const FEW_CONNECTIONS = 2;
 
 /** Milliseconds the event loop has spent waiting for I/O: it moves only when the loop waits. */
 function loopIdleTime(): number {
