@@ -389,9 +389,9 @@ class BodyRead implements BodyText {
  * second answer on the answers are batched, until a batch holds one. Telling bursts apart by the idle time
  * costs nothing per answer: scheduling a check at every turn's end cost one connection ~3 µs per request.
  * With one or two connections open (`FEW_CONNECTIONS`: every server of the process counts, they share the
- * loop) answers are written at once, busy loop or not. From four connections on the burst rule reads more
- * requests than writing at once (0.99–1.06× of the limit's against 0.91–0.97× at four, BENCHMARKS.md), and
- * at 32 writing at once read ~20 % fewer.
+ * loop) answers are written at once, busy loop or not. With more the burst rule holds: at four connections
+ * it read 1.03× of the limit's requests where writing at once read 0.93× (medians of 18 rows, BENCHMARKS.md),
+ * and at 32 writing at once read ~20 % fewer.
  */
 export class Turn {
   /** Answers wait for the burst's end. */
